@@ -79,12 +79,14 @@ def best_of(fn, repeat, sync):
 
 
 def warm_up(device, D, sync):
-    "One untimed pass of every torch kernel we time (addmm, topk, gather, sort, matmul) on a small problem."
+    "One untimed pass of every torch kernel we time, and of each skdim estimator, on a small problem."
     X = make_data(1024, D, seed=12345).to(device)
     for k in KNN_KS: knn(X, k)
     float(twonn(X)); float(mada(X)); float(mom(X))
     X @ X.T
     sync()
+    X64 = X.double().cpu().numpy()          # skdim's first call pays imports and sklearn/scipy set-up: not timed
+    for name in ("twonn", "mada", "mom"): skdim_estimate(name, X64)
 
 
 # ----------------------------------------------------------------------------------------------------------- runs
