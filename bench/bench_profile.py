@@ -7,7 +7,7 @@ and peak resident memory. Not a test: never run in CI.
 import argparse, os, resource, time
 import numpy as np, torch
 from shape_of_learning.models import load_model
-from shape_of_learning.hidden import layer_profile, special_affixes, BATCH_METRICS, COSINE_METRICS
+from shape_of_learning.hidden import layer_profile, special_affixes, window_inputs, BATCH_METRICS, COSINE_METRICS
 from shape_of_learning.data import wiki_source, token_windows
 
 
@@ -24,11 +24,10 @@ def main():
     torch.set_num_threads(os.cpu_count())
     model, tok, kind = load_model(a.model, device=a.device)
     src = wiki_source()
-    pre, post = special_affixes(tok)
+    pre, _ = special_affixes(tok)
     per = a.window + (0 if pre else -1)                       # first position dropped, as layer_profile does
     W = token_windows(src, tok, length=a.window, n_windows=int(np.ceil(a.tokens / per)), seed=0)
-    ids = torch.as_tensor(np.concatenate([np.tile(pre, (len(W.ids), 1)), W.ids, np.tile(post, (len(W.ids), 1))], 1)
-                          if (pre or post) else W.ids, dtype=torch.long).to(next(model.parameters()).device)
+    ids = window_inputs(tok, W).to(next(model.parameters()).device)
     print(f"bench_profile  model {a.model} ({kind}, {model.config.num_hidden_layers} layers, d={model.config.hidden_size})"
           f"  torch {torch.__version__}  threads {torch.get_num_threads()}  tokens {a.tokens}  windows {len(ids)}x{ids.shape[1]}")
     print(f"metrics: {', '.join(metrics)}")
