@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 import torch
-from .knn import as_points, _sqrt64
+from .knn import as_points, sqrt64
 
 # %% auto #0
 __all__ = ['anisotropy', 'average_cosine', 'InterSim', 'IntraSim']
@@ -41,7 +41,7 @@ def anisotropy(
 # %% ../nbs/01_anisotropy.ipynb #51b1f1c7
 def _unit_rows(X, tol=None, name="X"):
     "Rows of float64 `X` scaled to unit norm; rows with norm <= `tol` (default 0) are refused."
-    r = _sqrt64(X.square().sum(1))   # correctly rounded sqrt on CPU (see the torch.sqrt note in `knn`)
+    r = sqrt64(X.square().sum(1))   # correctly rounded sqrt on CPU (see the torch.sqrt note in `knn`)
     bad = r == 0 if tol is None else r <= tol
     if bad.any():
         rows = bad.nonzero().flatten()

@@ -11,11 +11,18 @@ from dataclasses import dataclass, asdict, field
 from pathlib import Path
 import numpy as np
 import pandas as pd
+import torch
+import uuid
+import warnings
+from concurrent.futures import as_completed
+from .data import files_fingerprint
+from .hidden import ProfileSpec, profile_spec, layer_profile
+from .models import load_model
 
 # %% auto #0
 __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'Checkpoint', 'pythia_steps', 'pythia_paper2_steps',
            'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints',
-           'checkpoint_series', 'job_key', 'ResultStore', 'Measure', 'profile_measure', 'run_job', 'sweep']
+           'checkpoint_series', 'series', 'job_key', 'ResultStore', 'Measure', 'profile_measure', 'run_job', 'sweep']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -101,8 +108,7 @@ def local_checkpoints(folder) -> list:
     if not found: raise ValueError(f"{folder} has no checkpoint folders (subfolders named like step500 with a config.json)")
     steps = [s for s, _ in found]
     if len(set(steps)) < len(steps): raise ValueError(f"{folder} has two folders for one step: {sorted(steps)}")
-    from shape_of_learning.data import _files_fingerprint
-    return [Checkpoint(str(p.resolve()), None, s, fingerprint=_files_fingerprint(sorted(f for f in p.iterdir() if f.is_file())))
+    return [Checkpoint(str(p.resolve()), None, s, fingerprint=files_fingerprint(sorted(f for f in p.iterdir() if f.is_file())))
             for s, p in sorted(found)]
 
 def checkpoint_series(models=None, revisions=None, folder=None, tokenizer:str=None) -> list:
@@ -120,6 +126,32 @@ def checkpoint_series(models=None, revisions=None, folder=None, tokenizer:str=No
     return [Checkpoint(str(n), None, None, tokenizer=tokenizer) for n in names] if None in steps else \
            [Checkpoint(str(n), None, s, tokenizer=tokenizer) for n, s in zip(names, steps)]
 
+# %% ../nbs/07_checkpoints.ipynb #ef60d594
+def series(spec:str, steps:str=None) -> list:
+    "Checkpoints from a name: a registry series, a folder of checkpoints, or REPO@REV,REV,..."
+    name, _, variant = spec.partition(":")
+    if Path(spec).is_dir(): cks = local_checkpoints(spec)
+    elif variant and variant not in ("paper2", "hub"):
+        raise ValueError(f"unknown series variant {variant!r} in {spec!r}: use :paper2 (Pythia) or :hub (BLOOM)")
+    elif (m := re.fullmatch(r"pythia-([0-9.]+[mb])(-deduped)?", name)):
+        cks = pythia_checkpoints(m.group(1), deduped=bool(m.group(2)), steps="paper2" if variant == "paper2" else None)
+    elif (m := re.fullmatch(r"bloom-(\w+)", name)):
+        cks = bloom_checkpoints(m.group(1), steps="hub" if variant == "hub" else None)
+    elif name == "tinyllama": cks = tinyllama_checkpoints()
+    elif "@" in spec:
+        repo, _, revs = spec.partition("@")
+        cks = checkpoint_series(repo, revisions=[r for r in revs.split(",") if r])
+    else:
+        raise ValueError(f"unknown series {spec!r}: pythia-SIZE[-deduped][:paper2], bloom-SIZE, tinyllama, "
+                         "a folder of step{N} checkpoints, or REPO@REV,REV")
+    if steps:
+        try: want = {int(s) for s in steps.split(",") if s}
+        except ValueError: raise ValueError(f"--steps takes comma-separated integers; got {steps!r}") from None
+        missing = sorted(want - {c.step for c in cks})
+        if missing: raise ValueError(f"series {spec!r} has no checkpoints at steps {missing}")
+        cks = [c for c in cks if c.step in want]
+    return cks
+
 # %% ../nbs/07_checkpoints.ipynb #dde8c950
 def job_key(**parts) -> dict:
     "A canonical, JSON-able job key (tuples become lists, paths strings)."
@@ -129,7 +161,6 @@ def _key_hash(key:dict) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:20]
 
 def _atomic_write(path:Path, data:bytes):
-    import uuid
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")     # unique across threads, processes and hosts
     with open(tmp, "wb") as f:
         f.write(data); f.flush(); os.fsync(f.fileno())
@@ -163,7 +194,6 @@ class ResultStore:
             ok = r.get("key") == key and r.get("sha256") == hashlib.sha256((self.path / r["file"]).read_bytes()).hexdigest()
         except (OSError, json.JSONDecodeError, KeyError): ok = False
         if not ok:
-            import warnings
             warnings.warn(f"store {self.path}: job {receipt.stem} is corrupt or partial; it will be redone")
         return ok
 
@@ -206,14 +236,13 @@ class Measure:
 
     def __call__(self, model, tokenizer, ck): return self.fn(model, tokenizer, ck, **self.params)
 
-def _profile(model, tokenizer, ck, source=None, **kw):
-    from shape_of_learning.hidden import layer_profile
-    return layer_profile(model, tokenizer, source, model_name=ck.model, revision=ck.revision, **kw)
+def _profile(model, tokenizer, ck, source=None, **spec):
+    return layer_profile(model, tokenizer, source, ProfileSpec(**spec), model_name=ck.model, revision=ck.revision)
 
-def profile_measure(source, metrics=("anisotropy", "intersim", "twonn"), dtype=None, device=None, **kw) -> Measure:
-    "Every layer's metrics on a text source (`hidden.layer_profile`) as a sweep measure."
-    return Measure("profile", _profile, dict(source=source, metrics=tuple(metrics), **kw),
-                   load=dict(dtype=dtype, device=device))
+def profile_measure(source, spec:ProfileSpec=None, dtype=None, device=None, name:str="profile", **options) -> Measure:
+    "Every layer's metrics on a text source (`hidden.layer_profile` under `spec` and `options`) as a sweep measure."
+    spec = profile_spec(spec, **options)
+    return Measure(name, _profile, dict(source=source, **spec.key()), load=dict(dtype=dtype, device=device))
 
 def _source_id(src):
     "A text source's identity in a job key: its name and, where known, its content fingerprint."
@@ -232,7 +261,6 @@ def _key(ck:Checkpoint, measure:Measure) -> dict:
 
 def run_job(ck:Checkpoint, measure:Measure, store) -> int:
     "Load one checkpoint, measure it, store its rows; returns the number of rows (0 if already done)."
-    from shape_of_learning.models import load_model
     store = store if isinstance(store, ResultStore) else ResultStore(store)
     key = _key(ck, measure)
     if store.done(key): return 0
@@ -242,10 +270,7 @@ def run_job(ck:Checkpoint, measure:Measure, store) -> int:
     finally:
         del model
         gc.collect()
-        try:
-            import torch
-            if torch.cuda.is_available(): torch.cuda.empty_cache()
-        except ImportError: pass
+        if torch.cuda.is_available(): torch.cuda.empty_cache()
     for col, v in [("step", ck.step), ("tokens", ck.tokens)][::-1]:
         if col not in df.columns: df.insert(min(2, len(df.columns)), col, v)
     store.write(key, df)
@@ -253,7 +278,7 @@ def run_job(ck:Checkpoint, measure:Measure, store) -> int:
 
 def sweep(
     checkpoints,                   # list of Checkpoint (a registry, or checkpoint_series / local_checkpoints)
-    measure:Measure,               # e.g. profile_measure(source, metrics, n_tokens=...)
+    measure:Measure,               # e.g. profile_measure(source, metrics=("twonn",), n_tokens=8192)
     store,                         # a ResultStore or a folder
     executor=None,                 # None: in this process; a concurrent.futures.Executor; or "ray"
     progress:bool=True,            # progress bar over checkpoints
@@ -282,7 +307,6 @@ def sweep(
             ray.get(ready)
             if bar is not None: bar.update(len(ready))
     else:
-        from concurrent.futures import as_completed
         futures = [executor.submit(run_job, ck, measure, str(store.path)) for ck in todo]
         for f in as_completed(futures):
             f.result()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import torch
+import warnings
 from .hidden import layer_states
 from .models import model_kind
 
@@ -191,7 +192,6 @@ def probe_accuracy(
         accs.append(float(((Xte @ W.T + b).argmax(1) == y[te]).mean()))
         gmax = max(gmax, g)
     if gmax > 1e3 * tol:
-        import warnings
         warnings.warn(f"L-BFGS stopped with max |grad| = {gmax:.2e} (tol {tol}); raise max_iter")
     a = np.array(accs)
     return ProbeResult(float(a.mean()), float(a.std()), a, len(y), len(classes), gmax)

@@ -8,37 +8,13 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/hidden.html.md"""
 from __future__ import annotations
 from dataclasses import dataclass
 import torch
-from .models import model_kind
+from .models import model_kind, decoder_parts
+from .intrinsic_dim import distinct_knn, batch_indices
+from .data import TextSource
 
 # %% auto #0
-__all__ = ['DECODER_PARTS', 'BATCH_METRICS', 'COSINE_METRICS', 'STREAM_METRICS', 'decoder_parts', 'LayerStates', 'layer_states',
-           'special_affixes', 'window_inputs', 'outlier_mask', 'metric_rows', 'layer_profile']
-
-# %% ../nbs/06_hidden.ipynb #8c885697
-DECODER_PARTS = {   # model_type: (blocks, final norm)
-    "gpt2": ("transformer.h", "transformer.ln_f"), "gptj": ("transformer.h", "transformer.ln_f"),
-    "gpt_neox": ("gpt_neox.layers", "gpt_neox.final_layer_norm"),
-    "opt": ("model.decoder.layers", "model.decoder.final_layer_norm"),
-    "bloom": ("transformer.h", "transformer.ln_f"), "falcon": ("transformer.h", "transformer.ln_f"),
-    "llama": ("model.layers", "model.norm"), "gemma": ("model.layers", "model.norm"),
-    "gemma2": ("model.layers", "model.norm"), "gemma3_text": ("model.layers", "model.norm"),
-    "mistral": ("model.layers", "model.norm"), "qwen2": ("model.layers", "model.norm"),
-}
-
-def decoder_parts(model):
-    "(blocks ModuleList, final norm module) of a decoder."
-    mods = dict(model.named_modules())
-    mt, L = model.config.model_type, model.config.num_hidden_layers
-    if mt in DECODER_PARTS:
-        b, n = DECODER_PARTS[mt]
-        return mods[b], mods[n]
-    lists = [k for k, m in mods.items() if isinstance(m, torch.nn.ModuleList) and len(m) == L]
-    norms = [k for k, m in mods.items() if k.split(".")[-1] in ("norm", "ln_f", "final_layer_norm", "final_layernorm")
-             and not any(k.startswith(l + ".") for l in lists)]
-    if len(lists) != 1 or len(norms) != 1:
-        raise ValueError(f"cannot locate the blocks and final norm of model_type {mt!r} (found blocks {lists}, "
-                         f"norms {norms}); add it to DECODER_PARTS")
-    return mods[lists[0]], mods[norms[0]]
+__all__ = ['METRICS', 'POLICIES', 'LayerStates', 'layer_states', 'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec',
+           'special_affixes', 'window_inputs', 'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile']
 
 # %% ../nbs/06_hidden.ipynb #efba0f2c
 @dataclass
@@ -68,18 +44,116 @@ def layer_states(model, input_ids, attention_mask=None) -> LayerStates:
     if kind == "encoder": return LayerStates(names, list(hs))
     return LayerStates(names + ["final_norm"], list(hs[:L]) + [out_last["h"], hs[L]])
 
-# %% ../nbs/06_hidden.ipynb #e91f0bbc
-import math
+# %% ../nbs/06_hidden.ipynb #c88f9d42
+import hashlib, math
+from dataclasses import dataclass, field, fields, replace
+from itertools import product
 import numpy as np
 import pandas as pd
 from .anisotropy import anisotropy, average_cosine, InterSim, IntraSim
 from .intrinsic_dim import twonn, mada, mom, mle, batched
 from .data import token_windows
 
-BATCH_METRICS = {"anisotropy": (anisotropy, dict(center=True)), "anisotropy_uncentered": (anisotropy, dict(center=False)),
-                 "twonn": (twonn, {}), "mada": (mada, dict(k=20)), "mom": (mom, dict(k=100)), "mle": (mle, dict(k=20))}
-COSINE_METRICS = ("avg_cos", "avg_cos_centered", "intersim", "intrasim")
+@dataclass(frozen=True)
+class Metric:
+    "A metric of the core as a layer profile applies it."
+    name: str
+    fn: object                      # batch / whole: fn(points, **params); stream: the accumulator class
+    scope: str                      # "batch": per shuffled batch (mean, std); "whole": all vectors; "stream": accumulated
+    params: dict = field(default_factory=dict)
+    k: int = 0                      # nearest neighbours it needs (the kNN estimators share one search per batch)
+    stream: str = None              # the streaming metric that gives its value without stored vectors, if any
+    ids: bool = False               # needs the token id of every vector
+    about: str = ""
 
+METRICS = {m.name: m for m in (
+    Metric("anisotropy", anisotropy, "batch", dict(center=True), about="sigma_1^2 / sum sigma_i^2, centered (paper 1)"),
+    Metric("anisotropy_uncentered", anisotropy, "batch", dict(center=False), about="the same, not centered"),
+    Metric("twonn", twonn, "batch", k=2, about="TwoNN intrinsic dimension (Facco et al.)"),
+    Metric("mada", mada, "batch", dict(k=20), k=20, about="manifold-adaptive dimension (Farahmand et al.)"),
+    Metric("mom", mom, "batch", dict(k=100), k=100, about="method-of-moments intrinsic dimension (Amsaleg et al.)"),
+    Metric("mle", mle, "batch", dict(k=20), k=20, about="Levina-Bickel maximum-likelihood intrinsic dimension"),
+    Metric("avg_cos", average_cosine, "whole", dict(center=False), stream="intersim", about="average cosine of all pairs"),
+    Metric("avg_cos_centered", average_cosine, "whole", dict(center=True), about="average cosine after removing the mean"),
+    Metric("intersim", InterSim, "stream", stream="intersim", about="InterSim: average cosine of all pairs (paper 2)"),
+    Metric("intrasim", IntraSim, "stream", dict(min_count=2), stream="intrasim", ids=True,
+           about="IntraSim: average cosine between occurrences of one token (paper 2)"),
+)}
+
+def get_metrics(names) -> list:
+    "The `Metric`s of a list of names (or a comma-separated string), checked against `METRICS`."
+    names = [n for n in names.split(",") if n] if isinstance(names, str) else list(names)
+    unknown = [m for m in names if m not in METRICS]
+    if unknown: raise ValueError(f"unknown metrics {unknown}; choose from {list(METRICS)}")
+    if not names: raise ValueError(f"no metrics named; choose from {list(METRICS)}")
+    return [METRICS[m] for m in names]
+
+# %% ../nbs/06_hidden.ipynb #310bb003
+POLICIES = {"special": ("drop", "keep"), "first": ("drop", "keep"), "outliers": ("keep", "drop")}
+
+@dataclass(frozen=True)
+class ProfileSpec:
+    "What a layer profile measures and how: every rule the papers leave open, recorded in the rows."
+    metrics: tuple = ("anisotropy", "intersim", "twonn")   # names in hidden.METRICS (or one comma-separated string)
+    n_tokens: int = 16384          # vectors per layer and source (content tokens after the position policy)
+    window: int = 512              # content tokens per forward window
+    batch_size: int = 4096         # minimum vectors per batch for the batch metrics (the paper's 4096)
+    seed: int = 0                  # seed of the window draw and of the batch shuffling
+    special: str = "drop"          # drop or keep the tokenizer's special tokens; a tuple (shell: drop,keep): both, one pass
+    first: str = "drop"            # drop or keep the first position of every window; a tuple: both, one pass
+    outliers: str = "keep"         # keep (count) or drop vectors with norm > outlier_factor x median; a tuple: both
+    outlier_factor: float = 10.0   # the outlier threshold, in multiples of the layer's median norm
+    layers: tuple = None           # layer indices to measure (None or empty: all; negative ones count from the end)
+    pooled: bool = True            # with several sources, also rows over all of them together (source "all")
+    stream: bool = None            # stream the cosine metrics without storing vectors (default: when all can)
+    source_tokens: int = None      # draw windows from the first this many tokens of each source (None: all of it)
+    forward_batch: int = 8         # windows per forward pass
+    mem_limit: int = 2**32         # bytes of stored vectors / accumulators; above it, layers are measured in groups
+
+    def __post_init__(self):
+        set_ = lambda k, v: object.__setattr__(self, k, v)
+        set_("metrics", tuple(m.name for m in get_metrics(self.metrics)))
+        for k, ok in POLICIES.items():
+            vals = self.values(k)
+            bad = [v for v in vals if v not in ok]
+            if bad or not vals or len(set(vals)) < len(vals):
+                raise ValueError(f"{k} must be one of {ok}, or a tuple of them; got {getattr(self, k)!r}")
+            if isinstance(getattr(self, k), list): set_(k, tuple(vals))
+        for k in ("n_tokens", "window", "batch_size", "forward_batch", "mem_limit"):
+            v = getattr(self, k)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"{k} must be a positive integer; got {v!r}")
+        if not (isinstance(self.seed, (int, np.integer)) and 0 <= self.seed):
+            raise ValueError(f"seed must be a non-negative integer; got {self.seed!r}")
+        if not self.outlier_factor > 0: raise ValueError(f"outlier_factor must be positive; got {self.outlier_factor!r}")
+        if self.layers is not None: set_("layers", tuple(int(l) for l in np.atleast_1d(self.layers)))
+        streamable = [m.name for m in get_metrics(self.metrics) if m.stream is None]
+        if self.stream and streamable:
+            raise ValueError(f"stream=True computes only the streaming metrics; {streamable} need the stored vectors "
+                             "(stream=False)")
+
+    def values(self, policy:str) -> tuple:
+        "The values asked for a policy (special, first or outliers), as a tuple."
+        v = getattr(self, policy)
+        return (v,) if isinstance(v, str) else tuple(v)
+
+    @property
+    def streaming(self) -> bool:
+        "Whether the profile streams: asked for, or by default when every metric can."
+        return all(m.stream for m in get_metrics(self.metrics)) if self.stream is None else bool(self.stream)
+
+    def key(self) -> dict:
+        "Every field, JSON-able: what a cache key of a profile needs."
+        return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v) for f in fields(self)}
+
+def profile_spec(spec:ProfileSpec=None, **options) -> ProfileSpec:
+    "`spec` (default `ProfileSpec()`) with `options` replacing its fields; unknown names are an error naming them."
+    names = {f.name for f in fields(ProfileSpec)}
+    unknown = sorted(set(options) - names)
+    if unknown: raise TypeError(f"unknown profile option(s) {unknown}; ProfileSpec has {sorted(names)}")
+    return replace(spec or ProfileSpec(), **options)
+
+# %% ../nbs/06_hidden.ipynb #cc620a29
 def special_affixes(tokenizer):
     "Token ids the tokenizer puts before and after any text (e.g. [CLS] / [SEP], or a BOS)."
     probe = "shape of learning"
@@ -100,54 +174,37 @@ def outlier_mask(X:torch.Tensor, factor:float) -> torch.Tensor:
     norms = torch.linalg.vector_norm(X.double(), dim=1)
     return norms > factor * norms.median()
 
-_KNN_METRICS = ("twonn", "mada", "mom", "mle")
-
-def _check_metrics(metrics):
-    unknown = [m for m in metrics if m not in BATCH_METRICS and m not in COSINE_METRICS]
-    if unknown: raise ValueError(f"unknown metrics {unknown}; choose from {list(BATCH_METRICS) + list(COSINE_METRICS)}")
-
-def _shared_knn_rows(X, metrics, batch_size, seed):
+def _shared_knn_rows(X, ms, batch_size, seed):
     "The kNN estimators on the paper's batches, one exact search per batch shared by all of them."
-    from shape_of_learning.intrinsic_dim import distinct_knn, batch_indices
-    ms = [m for m in metrics if m in _KNN_METRICS]
     if not ms: return {}
-    kmax = max(BATCH_METRICS[m][1].get("k", 2) for m in ms)
-    vals = {m: [] for m in ms}
+    kmax = max(m.k for m in ms)
+    vals = {m.name: [] for m in ms}
     for b in batch_indices(len(X), batch_size, True, seed):
         Xb = X[torch.from_numpy(b)]
         nb = distinct_knn(Xb, kmax)
-        for m in ms:
-            f, kw = BATCH_METRICS[m]
-            vals[m].append(float(f(Xb, neighbors=nb, **kw)))
+        for m in ms: vals[m.name].append(float(m.fn(Xb, neighbors=nb, **m.params)))
     return {m: dict(metric=m, value=float(np.mean(v)), std=float(np.std(v)), n_batches=len(v)) for m, v in vals.items()}
 
 def metric_rows(X, ids, metrics, batch_size:int=4096, seed:int=0, stream_chunk:int=65536) -> list:
     "One dict (metric, value, std, n_batches) per metric name, on points X with token ids `ids` (for IntraSim)."
-    _check_metrics(metrics)
-    rows, shared = [], _shared_knn_rows(X, metrics, batch_size, seed)
-    for m in metrics:
-        if m in shared: rows.append(shared[m])
-        elif m in BATCH_METRICS:
-            f, kw = BATCH_METRICS[m]
-            b = batched(f, X, batch_size=batch_size, seed=seed, **kw)
-            rows.append(dict(metric=m, value=b.mean, std=b.std, n_batches=b.n_batches))
-        elif m in ("avg_cos", "avg_cos_centered"):
-            rows.append(dict(metric=m, value=average_cosine(X, center=m.endswith("centered")), std=0.0, n_batches=1))
-        elif m == "intersim":
-            acc = InterSim()
-            for s in range(0, len(X), stream_chunk): acc.update(X[s:s + stream_chunk])
-            rows.append(dict(metric=m, value=acc.value, std=0.0, n_batches=1))
-        elif m == "intrasim":
-            acc = IntraSim(min_count=2)
-            for s in range(0, len(X), stream_chunk): acc.update(X[s:s + stream_chunk], ids[s:s + stream_chunk])
-            rows.append(dict(metric=m, value=acc.value, std=0.0, n_batches=1))
+    ms = get_metrics(metrics)
+    rows, shared = [], _shared_knn_rows(X, [m for m in ms if m.k], batch_size, seed)
+    for m in ms:
+        if m.name in shared: rows.append(shared[m.name])
+        elif m.scope == "batch":
+            b = batched(m.fn, X, batch_size=batch_size, seed=seed, **m.params)
+            rows.append(dict(metric=m.name, value=b.mean, std=b.std, n_batches=b.n_batches))
+        elif m.scope == "whole":
+            rows.append(dict(metric=m.name, value=float(m.fn(X, **m.params)), std=0.0, n_batches=1))
+        else:
+            acc = m.fn(**m.params)
+            for s in range(0, len(X), stream_chunk):
+                acc.update(X[s:s + stream_chunk], *([ids[s:s + stream_chunk]] if m.ids else []))
+            rows.append(dict(metric=m.name, value=acc.value, std=0.0, n_batches=1))
     return rows
-
-STREAM_METRICS = ("avg_cos", "intersim", "intrasim")
 
 def _as_sources(source) -> list:
     "(name, documents) pairs: one source, or a list / tuple / dict of named sources."
-    from shape_of_learning.data import TextSource
     if isinstance(source, dict): items = list(source.items())
     elif isinstance(source, (list, tuple)) and source and all(isinstance(s, TextSource) for s in source):
         items = [(s.name, s) for s in source]
@@ -158,27 +215,53 @@ def _as_sources(source) -> list:
     if len(items) > 1 and "all" in names: raise ValueError("'all' names the pooled rows; rename that source")
     return items
 
-def _forward_chunks(model, ids_all, keep, n_tokens, forward_batch, layers, progress, desc):
-    "Per forward batch: (layer names, {layer: float32 CPU vectors of the kept positions}), n_tokens in all."
+_WINDOWS = {}          # (tokenizer, source, window, n_windows, seed, source_tokens) -> model inputs
+
+def _tokenizer_id(tokenizer) -> str:
+    "What identifies a tokenizer's mapping from text to ids: its serialized vocabulary and rules."
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    text = backend.to_str() if backend is not None else repr(sorted(tokenizer.get_vocab().items()))
+    return hashlib.sha256(f"{type(tokenizer).__name__}:{text}".encode()).hexdigest()
+
+def cached_windows(docs, tokenizer, window:int, n_windows:int, seed:int, source_tokens:int=None) -> torch.Tensor:
+    "Model inputs of `token_windows` wrapped in special tokens; kept per (tokenizer, source, ...) for sources with a fingerprint."
+    fp = getattr(docs, "fingerprint", None)
+    key = None if fp is None else (_tokenizer_id(tokenizer), docs.name, fp, window, n_windows, seed, source_tokens)
+    if key is not None and key in _WINDOWS: return _WINDOWS[key]
+    ids = window_inputs(tokenizer, token_windows(docs, tokenizer, length=window, n_windows=n_windows, seed=seed,
+                                                 max_tokens=source_tokens))
+    if key is not None:
+        if len(_WINDOWS) >= 16: _WINDOWS.pop(next(iter(_WINDOWS)))
+        _WINDOWS[key] = ids
+    return ids
+
+# %% ../nbs/06_hidden.ipynb #ea2bc2c7
+def _forward_chunks(model, ids_all, keeps, n_tokens, forward_batch, layers, progress, desc):
+    "Per forward batch: (layer names, {(layer, position policy): float32 CPU vectors}), until every policy has n_tokens."
     dev, d = next(model.parameters()).device, model.config.hidden_size
-    per_window, filled, kd = int(keep.sum()), 0, keep.to(dev)
+    filled = {p: 0 for p in keeps}
+    kd = {p: k.to(dev) for p, k in keeps.items()}
     starts = range(0, len(ids_all), forward_batch)
     if progress:
         from tqdm.auto import tqdm
         starts = tqdm(starts, desc=desc, unit="batch", leave=False)
     for s in starts:
         ls = layer_states(model, ids_all[s:s + forward_batch].to(dev))
-        take = min(n_tokens - filled, ls.states[0].shape[0] * per_window)
-        yield ls.names, {l: ls.states[l][:, kd].reshape(-1, d)[:take].float().cpu() for l in layers}
-        filled += take
-        if filled >= n_tokens: break
+        out = {}
+        for p, k in kd.items():
+            take = min(n_tokens - filled[p], ls.states[0].shape[0] * int(k.sum()))
+            if take <= 0: continue
+            for l in layers: out[l, p] = ls.states[l][:, k].reshape(-1, d)[:take].float().cpu()
+            filled[p] += take
+        yield ls.names, out
+        if all(f >= n_tokens for f in filled.values()): break
 
 class _Stream:
     "Streaming cosine metrics of one layer; outlier threshold from the median norm of its first `ref` vectors."
     def __init__(self, metrics, ref, factor, drop):
-        self.metrics, self.ref, self.factor, self.drop = metrics, ref, factor, drop
-        self.inter = InterSim() if {"intersim", "avg_cos"} & set(metrics) else None
-        self.intra = IntraSim(min_count=2) if "intrasim" in metrics else None
+        self.metrics, self.ref, self.factor, self.drop = get_metrics(metrics), ref, factor, drop
+        wanted = {m.stream for m in self.metrics}
+        self.acc = {name: METRICS[name].fn(**METRICS[name].params) for name in wanted}
         self.buf, self.thr, self.n, self.n_out = [], None, 0, 0
 
     def add(self, X, ids):
@@ -198,126 +281,129 @@ class _Stream:
         self.n_out += int(out.sum())
         if self.drop: X, ids = X[~out], ids[~out.numpy()]
         self.n += len(X)
-        if self.inter is not None: self.inter.update(X)
-        if self.intra is not None: self.intra.update(X, ids)
+        for name, a in self.acc.items(): a.update(X, *([ids] if METRICS[name].ids else []))
 
     def merge(self, other):
-        for a, b in ((self.inter, other.inter), (self.intra, other.intra)):
-            if a is not None: a.merge(b)
+        for name, a in self.acc.items(): a.merge(other.acc[name])
         self.n, self.n_out = self.n + other.n, self.n_out + other.n_out
         return self
 
     def rows(self):
-        value = dict(avg_cos=lambda: self.inter.value, intersim=lambda: self.inter.value,
-                     intrasim=lambda: self.intra.value)
-        return [dict(metric=m, value=value[m](), std=0.0, n_batches=1) for m in self.metrics]
+        return [dict(metric=m.name, value=self.acc[m.stream].value, std=0.0, n_batches=1) for m in self.metrics]
+
+# %% ../nbs/06_hidden.ipynb #f6979269
+def _layer_index(layers, n_layers) -> list:
+    "Sorted, checked layer indices (negative ones from the end)."
+    if layers is None: return list(range(n_layers))
+    bad = [l for l in layers if not -n_layers <= l < n_layers]
+    if bad: raise ValueError(f"layers {bad} out of range: this model has entries 0..{n_layers - 1} (or -{n_layers}..-1)")
+    return sorted({l % n_layers for l in layers})
 
 def layer_profile(
     model, tokenizer,              # from `models.load_model`
     source,                        # a data.TextSource, an iterable of documents, or a list/dict of named sources
-    metrics=("anisotropy", "intersim", "twonn"),  # names from BATCH_METRICS and COSINE_METRICS
-    n_tokens:int=16384,            # vectors per layer and source (content tokens after the position policy)
-    window:int=512,                # content tokens per forward window
-    batch_size:int=4096,           # minimum vectors per batch for the batch metrics (the paper's 4096)
-    seed:int=0,                    # seed of the window draw and of the batch shuffling
-    special:str="drop",            # "drop" or "keep" the tokenizer's special tokens
-    first:str="drop",              # "drop" or "keep" the first position of every window
-    outliers:str="keep",           # "keep" (count only) or "drop" vectors with norm > outlier_factor x median
-    outlier_factor:float=10.0,     # the outlier threshold, in multiples of the layer's median norm
-    pooled:bool=True,              # with several sources, also rows over all of them together (source "all")
-    stream:bool=None,              # stream the cosine metrics without storing vectors (default: when all are streamable)
-    source_tokens:int=None,        # draw windows from the first this many tokens of each source (None: all of it;
-                                   # set it for endless streamed sources such as a Hub corpus)
-    forward_batch:int=8,           # windows per forward pass
-    mem_limit:int=2**32,           # bytes of stored vectors / accumulators; above it, layers are measured in groups
+    spec:ProfileSpec=None,         # what to measure and how (default ProfileSpec()); keyword options override its fields
     model_name:str=None,           # recorded in the rows (default: the model's name_or_path)
     revision:str=None,             # recorded in the rows
     progress:bool=False,           # progress bar over forward passes
+    **options,                     # ProfileSpec fields, e.g. metrics=("twonn",), n_tokens=8192, first=("drop", "keep")
 ) -> pd.DataFrame:
-    "One row per source x layer x metric: the metric core applied to every layer's hidden states on real text."
-    from shape_of_learning.models import model_kind
-    _check_metrics(metrics)
-    for name, v, ok in [("special", special, ("drop", "keep")), ("first", first, ("drop", "keep")),
-                        ("outliers", outliers, ("keep", "drop"))]:
-        if v not in ok: raise ValueError(f"{name} must be one of {ok}; got {v!r}")
-    streamable = all(m in STREAM_METRICS for m in metrics)
-    if stream is None: stream = streamable
-    if stream and not streamable:
-        raise ValueError(f"stream=True computes only {STREAM_METRICS}; {[m for m in metrics if m not in STREAM_METRICS]} "
-                         "need the stored vectors (stream=False)")
+    "One row per source x policy x layer x metric: the metric core on every layer's hidden states of real text, one pass."
+    spec = profile_spec(spec, **options)
+    stream = spec.streaming
     sources = _as_sources(source)
     pre, post = special_affixes(tokenizer)
+    window = spec.window
     limit = getattr(model.config, "max_position_embeddings", None)
     if limit and len(pre) + window + len(post) > limit:
         raise ValueError(f"windows of {window} tokens plus {len(pre) + len(post)} special tokens exceed the model's "
                          f"{limit} positions (max_position_embeddings); use window <= {limit - len(pre) - len(post)}")
-    keep = torch.ones(len(pre) + window + len(post), dtype=torch.bool)
-    if special == "drop": keep[:len(pre)] = False; keep[len(pre) + window:] = False
-    if first == "drop": keep[0] = False
-    per_window = int(keep.sum())
-    if per_window == 0: raise ValueError("the position policy leaves no token of a window")
-    n_win = math.ceil(n_tokens / per_window)
-    plan = []                                        # (name, model inputs, token id of every kept vector)
+    keeps = {}                                       # (special, first) -> positions of a window that count
+    for special, first in product(spec.values("special"), spec.values("first")):
+        keep = torch.ones(len(pre) + window + len(post), dtype=torch.bool)
+        if special == "drop": keep[:len(pre)] = False; keep[len(pre) + window:] = False
+        if first == "drop": keep[0] = False
+        if not keep.any(): raise ValueError(f"the position policy special={special!r}, first={first!r} leaves no token of a window")
+        keeps[special, first] = keep
+    n_tokens = spec.n_tokens
+    n_win = max(math.ceil(n_tokens / int(k.sum())) for k in keeps.values())   # one draw serves every position policy
+    plan = []                                        # (name, model inputs, {position policy: token id of every vector})
     for name, docs in sources:
-        W = token_windows(docs, tokenizer, length=window, n_windows=n_win, seed=seed, max_tokens=source_tokens)
-        ids_all = window_inputs(tokenizer, W)
-        plan.append((name, ids_all, ids_all[:, keep].reshape(-1)[:n_tokens].numpy()))
+        ids_all = cached_windows(docs, tokenizer, window, n_win, spec.seed, spec.source_tokens)
+        plan.append((name, ids_all, {p: ids_all[:, k].reshape(-1)[:n_tokens].numpy() for p, k in keeps.items()}))
     n_layers = model.config.num_hidden_layers + (2 if model_kind(model.config) == "decoder" else 1)   # see the table above
-    d = model.config.hidden_size
-    with_all = pooled and len(plan) > 1
+    measured = _layer_index(spec.layers, n_layers)
+    d, outs = model.config.hidden_size, spec.values("outliers")
+    with_all = spec.pooled and len(plan) > 1
     if stream:                                       # accumulators: float64 sums per distinct token for IntraSim
-        distinct = len(np.unique(np.concatenate([p[2] for p in plan])))
-        per_layer = (1 + with_all) * (len(plan) * (batch_size * d * 4 + 8 * d * 64)
-                                      + ("intrasim" in metrics) * distinct * d * 24)
-    else: per_layer = (len(plan) + with_all) * n_tokens * d * 4
-    group = max(1, min(n_layers, mem_limit // max(per_layer, 1)))
+        distinct = len(np.unique(np.concatenate([t for p in plan for t in p[2].values()])))
+        per_layer = len(keeps) * len(outs) * (1 + with_all) * (len(plan) * (spec.batch_size * d * 4 + 8 * d * 64)
+                                                               + ("intrasim" in spec.metrics) * distinct * d * 24)
+    else: per_layer = len(keeps) * (len(plan) + with_all) * n_tokens * d * 4
+    group = max(1, min(len(measured), spec.mem_limit // max(per_layer, 1)))
     rows = []
-    def emit(src, l, names, results, n_vectors, n_out):
+    def emit(src, policy, o, l, names, results, n_vectors, n_out):
         for r in results:
-            rows.append(dict(source=src, layer=l, layer_name=names[l], **r, n_vectors=n_vectors, n_outliers=n_out))
-    for g0 in range(0, n_layers, group):
-        layers = range(g0, min(n_layers, g0 + group))
-        desc = f"layers {layers.start}-{layers.stop - 1}"
+            rows.append(dict(source=src, special=policy[0], first=policy[1], outliers=o, layer=l, layer_name=names[l], **r,
+                             n_vectors=n_vectors, n_outliers=n_out))
+    for g0 in range(0, len(measured), group):
+        layers = measured[g0:g0 + group]
+        desc = f"layers {layers[0]}-{layers[-1]}"
+        combos = [(l, p, o) for l in layers for p in keeps for o in outs]
         if stream:
-            total = {l: None for l in layers}
+            total = {c: None for c in combos}
             for name, ids_all, tok_ids in plan:
-                acc, at = {l: _Stream(metrics, batch_size, outlier_factor, outliers == "drop") for l in layers}, 0
-                for names, chunk in _forward_chunks(model, ids_all, keep, n_tokens, forward_batch, layers, progress,
+                acc = {(l, p, o): _Stream(spec.metrics, spec.batch_size, spec.outlier_factor, o == "drop") for l, p, o in combos}
+                at = {p: 0 for p in keeps}
+                for names, chunk in _forward_chunks(model, ids_all, keeps, n_tokens, spec.forward_batch, layers, progress,
                                                     f"{name}: {desc}"):
-                    m = len(next(iter(chunk.values())))
-                    for l in layers: acc[l].add(chunk[l], tok_ids[at:at + m])
-                    at += m
-                for l in layers:
-                    a = acc[l].finish()
-                    emit(name, l, names, a.rows(), a.n, a.n_out)
-                    if with_all: total[l] = a if total[l] is None else total[l].merge(a)
+                    for p in keeps:
+                        if (layers[0], p) not in chunk: continue
+                        m = len(chunk[layers[0], p])
+                        for l, o in product(layers, outs): acc[l, p, o].add(chunk[l, p], tok_ids[p][at[p]:at[p] + m])
+                        at[p] += m
+                for l, p, o in combos:
+                    a = acc[l, p, o].finish()
+                    emit(name, p, o, l, names, a.rows(), a.n, a.n_out)
+                    if with_all: total[l, p, o] = a if total[l, p, o] is None else total[l, p, o].merge(a)
             if with_all:
-                for l in layers: emit("all", l, names, total[l].rows(), total[l].n, total[l].n_out)
+                for l, p, o in combos: emit("all", p, o, l, names, total[l, p, o].rows(), total[l, p, o].n, total[l, p, o].n_out)
             continue
-        kept = {l: [] for l in layers}
+        kept = {c: [] for c in combos}
         for name, ids_all, tok_ids in plan:
-            store, filled = {l: torch.empty(n_tokens, d) for l in layers}, 0
-            for names, chunk in _forward_chunks(model, ids_all, keep, n_tokens, forward_batch, layers, progress,
+            store, filled = {(l, p): torch.empty(n_tokens, d) for l in layers for p in keeps}, {p: 0 for p in keeps}
+            for names, chunk in _forward_chunks(model, ids_all, keeps, n_tokens, spec.forward_batch, layers, progress,
                                                 f"{name}: {desc}"):
-                m = len(next(iter(chunk.values())))
-                for l in layers: store[l][filled:filled + m] = chunk[l]
-                filled += m
+                for p in keeps:
+                    if (layers[0], p) not in chunk: continue
+                    m = len(chunk[layers[0], p])
+                    for l in layers: store[l, p][filled[p]:filled[p] + m] = chunk[l, p]
+                    filled[p] += m
             for l in layers:
-                X = store.pop(l)
-                out, ids = outlier_mask(X, outlier_factor), tok_ids
-                if outliers == "drop": X, ids = X[~out], tok_ids[~out.numpy()]
-                if with_all: kept[l].append((X, ids, int(out.sum())))
-                emit(name, l, names, metric_rows(X, ids, metrics, batch_size, seed), len(X), int(out.sum()))
+                for p in keeps:
+                    X = store.pop((l, p))
+                    out = outlier_mask(X, spec.outlier_factor)
+                    for o in outs:
+                        Xo, ids = (X[~out], tok_ids[p][~out.numpy()]) if o == "drop" else (X, tok_ids[p])
+                        if with_all: kept[l, p, o].append((Xo, ids, int(out.sum())))
+                        emit(name, p, o, l, names, metric_rows(Xo, ids, spec.metrics, spec.batch_size, spec.seed),
+                             len(Xo), int(out.sum()))
         if with_all:                                 # the union of what each source measured
-            for l in layers:
-                parts = kept.pop(l)
-                X, ids = torch.cat([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-                emit("all", l, names, metric_rows(X, ids, metrics, batch_size, seed), len(X), sum(p[2] for p in parts))
+            for l, p, o in combos:
+                parts = kept.pop((l, p, o))
+                X, ids = torch.cat([q[0] for q in parts]), np.concatenate([q[1] for q in parts])
+                emit("all", p, o, l, names, metric_rows(X, ids, spec.metrics, spec.batch_size, spec.seed), len(X),
+                     sum(q[2] for q in parts))
     df = pd.DataFrame(rows)
     meta = dict(model=model_name or getattr(model.config, "name_or_path", "") or type(model).__name__,
-                revision=revision, kind=model_kind(model.config),
-                n_tokens=n_tokens, window=window, batch_size=batch_size, seed=seed, special=special, first=first,
-                outliers=outliers, outlier_factor=outlier_factor, stream=stream, source_tokens=source_tokens)
+                revision=revision, kind=model_kind(model.config), n_tokens=n_tokens, window=window,
+                batch_size=spec.batch_size, seed=spec.seed)
+    policy = df[["special", "first", "outliers"]]
+    df = df.drop(columns=["special", "first", "outliers"])
     for k, v in reversed(meta.items()): df.insert(0, k, v)
+    for i, k in enumerate(("special", "first", "outliers")): df.insert(len(meta) + i, k, policy[k])
+    df.insert(len(meta) + 3, "outlier_factor", spec.outlier_factor)
+    df.insert(len(meta) + 4, "stream", stream)
+    df.insert(len(meta) + 5, "source_tokens", spec.source_tokens)
     src_col = df.pop("source"); df.insert(2, "source", src_col)
     return df

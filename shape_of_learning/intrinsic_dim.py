@@ -58,7 +58,7 @@ def distinct_knn(
         raise ValueError(f"X has {len(X)} points but {what}; {k} neighbours need at least {k + 1} distinct points")
     return knn(X[torch.from_numpy(keep).to(X.device)], k), len(keep), len(X) - len(keep)
 
-def _neighbours(X, k, duplicates, device, neighbors):
+def _neighbors(X, k, duplicates, device, neighbors):
     "distinct_knn(X, k), or the first k columns of a precomputed `distinct_knn` result with at least k."
     if neighbors is None: return distinct_knn(X, k, duplicates, device)
     res, n, n_dup = neighbors
@@ -97,7 +97,7 @@ def twonn(
     neighbors=None,         # a `distinct_knn(X, k >= 2)` result to reuse instead of searching again
 ) -> IDEstimate:
     "TwoNN intrinsic dimension (Facco et al. 2018) on exact nearest-neighbour distances."
-    res, n, n_dup = _neighbours(X, 2, duplicates, device, neighbors)
+    res, n, n_dup = _neighbors(X, 2, duplicates, device, neighbors)
     r = res.dist.cpu().numpy()
     d = twonn_fit(r[:, 1] / r[:, 0], discard, method)
     return IDEstimate(d, "twonn", n, n_dup, dict(discard=discard, method=method, duplicates=duplicates))
@@ -117,7 +117,7 @@ def _combine(local, comb, name):
 def _local_id(name, X, k, kmin, local_fn, comb, duplicates, device, neighbors=None, **params):
     "Shared body of the kNN-based local estimators: exact distances of distinct points -> local values -> pooled."
     if k < kmin: raise ValueError(f"{name} needs k >= {kmin}; got {k}")
-    res, n, n_dup = _neighbours(X, k, duplicates, device, neighbors)
+    res, n, n_dup = _neighbors(X, k, duplicates, device, neighbors)
     with np.errstate(divide="ignore", invalid="ignore"):
         local = local_fn(res.dist.cpu().numpy())
     return IDEstimate(_combine(local, comb, name), name.lower(), n, n_dup,

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['as_matrix', 'as_points', 'KNN', 'knn']
+__all__ = ['as_matrix', 'as_points', 'KNN', 'sqrt64', 'knn']
 
 # %% ../nbs/00_knn.ipynb #f00c4c76
 def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
@@ -65,7 +65,7 @@ class KNN:
         return f"KNN(n={len(self.dist)}, k={self.k}, n_duplicates={self.n_duplicates})"
 
 # %% ../nbs/00_knn.ipynb #250aa3f2
-def _sqrt64(t):
+def sqrt64(t):
     "Correctly rounded float64 square root; see the note on torch.sqrt below."
     if t.device.type == "cpu": return torch.from_numpy(np.sqrt(t.numpy()))
     return t.sqrt()
@@ -137,7 +137,7 @@ def knn(
         d2, order = diff.square_().sum(2).sort(dim=1)
         dist[s:s + sub] = d2[:, :k]
         idx[s:s + sub] = cs.gather(1, order[:, :k])
-    dist = _sqrt64(dist)
+    dist = sqrt64(dist)
     twin = dist[:, 0] == 0
     n_dup = 0
     if twin.any(): n_dup = int(twin.sum()) - len(torch.unique(X64[twin], dim=0))

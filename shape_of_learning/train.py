@@ -13,11 +13,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
+import copy
+import torch.nn.functional as F
+from .data import wiki_source, labeled_texts, sol_cache
 
 # %% auto #0
 __all__ = ['PRESETS', 'SPECIALS', 'PAD', 'BOS', 'EOS', 'UNK', 'CLS', 'SEP', 'MASK', 'LOG_COLUMNS', 'PROBE', 'DEFAULT_RUNS',
            'checkpoint_steps', 'Preset', 'get_preset', 'split_documents', 'train_tokenizer', 'hf_tokenizer',
-           'token_chunks', 'batch_indices', 'mask_tokens', 'model_config', 'build_model', 'lr_at', 'train_model',
+           'token_chunks', 'step_batch', 'mask_tokens', 'model_config', 'build_model', 'lr_at', 'train_model',
            'training_log', 'trained_series', 'collect_logs']
 
 # %% ../nbs/08_train.ipynb #1cd5108b
@@ -79,7 +82,6 @@ PAD, BOS, EOS, UNK, CLS, SEP, MASK = range(len(SPECIALS))
 
 @lru_cache(maxsize=1)
 def _sources():
-    from shape_of_learning.data import wiki_source, labeled_texts
     return {"wikipedia-sample": tuple(wiki_source()), "wiki-topics": tuple(labeled_texts("wiki-topics").texts)}
 
 def split_documents(val_frac:float=0.05, split_seed:int=0, max_chars:int=None, sources:dict=None) -> dict:
@@ -117,7 +119,6 @@ def train_tokenizer(texts, vocab:int=4096):
 
 def hf_tokenizer(tok, kind:str):
     "Wrap a trained `tokenizers.Tokenizer` as a `PreTrainedTokenizerFast` with `kind`'s special-token template."
-    import copy
     from tokenizers import processors
     from transformers import PreTrainedTokenizerFast
     _check_kind(kind)
@@ -150,7 +151,7 @@ def token_chunks(tokenizer, docs, kind:str, ctx:int) -> np.ndarray:
     if kind == "decoder": return np.concatenate([np.full((n, 1), BOS), chunks], 1)
     return np.concatenate([np.full((n, 1), CLS), chunks, np.full((n, 1), SEP)], 1)
 
-def batch_indices(n:int, batch:int, step:int, seed:int) -> np.ndarray:
+def step_batch(n:int, batch:int, step:int, seed:int) -> np.ndarray:
     "Indices (into n chunks) of the windows of `step`: seeded epoch permutations read `batch` at a time."
     pos = np.arange(step * batch, (step + 1) * batch)
     epochs, at = pos // n, pos % n
@@ -209,7 +210,6 @@ def _optimizer(model, p:Preset):
 # %% ../nbs/08_train.ipynb #86a4f976
 def _loss_sum(model, kind, ids, labels=None):
     "(summed cross-entropy, number of predicted tokens) of one batch."
-    import torch.nn.functional as F
     if kind == "decoder":
         logits = model(input_ids=ids).logits[:, :-1]
         target = ids[:, 1:]
@@ -360,7 +360,7 @@ def train_model(
         from tqdm.auto import tqdm
         bar = tqdm(bar, desc=f"{kind}{' tied' if tied else ''} ({run['preset']})", initial=start, total=p.steps)
     for step in bar:
-        ids = train[torch.from_numpy(batch_indices(len(train), p.batch, step, seed))]
+        ids = train[torch.from_numpy(step_batch(len(train), p.batch, step, seed))]
         labels = None
         if kind == "encoder":
             gen = torch.Generator().manual_seed(int(np.random.SeedSequence([seed, step]).generate_state(1)[0]))
@@ -391,7 +391,6 @@ def training_log(out_dir) -> pd.DataFrame:
 
 def trained_series(kind:str="decoder", tied:bool=False, preset="cpu", seed:int=0, progress:bool=True, device=None) -> Path:
     "The checkpoint folder of a standard run under `data.sol_cache()/'trained'`, trained (or finished) if needed."
-    from shape_of_learning.data import sol_cache
     _check_kind(kind)
     if not isinstance(preset, str): raise ValueError("trained_series takes a preset name; use train_model for a custom Preset")
     get_preset(preset)
