@@ -291,7 +291,7 @@ def sweep(
     bar = None
     if progress:
         from tqdm.auto import tqdm
-        bar = tqdm(total=len(checkpoints), initial=len(checkpoints) - len(todo), desc=f"sweep {measure.name}", unit="ckpt")
+        bar = tqdm(total=len(checkpoints), initial=len(checkpoints) - len(todo), desc=f"sweep {measure.name}", unit="ckpt", leave=False)
     if executor is None:
         for ck in todo:
             if bar is not None: bar.set_postfix_str(ck.name[-40:])

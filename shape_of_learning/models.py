@@ -6,7 +6,8 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/models.html.md"""
 
 # %% ../nbs/04_models.ipynb #3fa6cc53
 from __future__ import annotations
-import os
+import logging, os
+from contextlib import contextmanager
 from pathlib import Path
 import torch
 import importlib.util
@@ -15,9 +16,9 @@ import pandas as pd
 from .data import sol_cache
 
 # %% auto #0
-__all__ = ['ENCODERS', 'DECODERS', 'DECODER_PARTS', 'OFFLINE_MODELS', 'PAPER1_MODELS', 'PYTHIA_MODELS', 'model_kind',
-           'load_model', 'tiny_config', 'tiny_model', 'decoder_parts', 'minilm_path', 'smollm2_gguf', 'cache_dir',
-           'smollm2_path', 'config_table']
+__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'DECODER_PARTS', 'OFFLINE_MODELS', 'PAPER1_MODELS', 'PYTHIA_MODELS',
+           'model_kind', 'quiet_transformers', 'load_report', 'load_model', 'tiny_config', 'tiny_model',
+           'decoder_parts', 'minilm_path', 'smollm2_gguf', 'cache_dir', 'smollm2_path', 'config_table']
 
 # %% ../nbs/04_models.ipynb #508967d1
 ENCODERS = ("bert", "roberta", "albert", "distilbert", "xlm-roberta", "electra", "deberta", "deberta-v2", "mpnet")
@@ -43,6 +44,35 @@ def _dtype(dtype):
     if dtype is None or isinstance(dtype, torch.dtype): return dtype
     try: return getattr(torch, dtype.replace("torch.", ""))
     except AttributeError: raise ValueError(f"unknown dtype {dtype!r}; use e.g. 'float32', 'bfloat16'") from None
+
+UNUSED_OK = ("pooler.",)      # modules no measurement reads: missing there is harmless (BERT's pooler under AutoModel)
+log = logging.getLogger("shape_of_learning.models")
+
+@contextmanager
+def quiet_transformers():
+    "transformers' info, warnings and progress bars off (errors still raise), restored afterwards."
+    from transformers.utils import logging as tlog
+    level, bars = tlog.get_verbosity(), tlog.is_progress_bar_enabled()
+    tlog.set_verbosity_error(); tlog.disable_progress_bar()
+    try: yield
+    finally:
+        tlog.set_verbosity(level)
+        if bars: tlog.enable_progress_bar()
+
+def load_report(name:str, info:dict) -> str:
+    "One line on what loading left out, or None; an error when weights the model needs are missing (they would be random)."
+    missing = sorted(k for k in info.get("missing_keys", ()) if not k.startswith(UNUSED_OK))
+    mismatched = sorted(str(k[0] if isinstance(k, tuple) else k) for k in info.get("mismatched_keys", ()))
+    if missing or mismatched:
+        raise ValueError(f"{name}: {len(missing)} weight(s) missing from the checkpoint and {len(mismatched)} of the wrong "
+                         f"shape, which would be left random: {(missing + mismatched)[:6]}; is it the right model class "
+                         "and a complete checkpoint?")
+    unused = sorted(info.get("unexpected_keys", ()))
+    skipped = sorted(k for k in info.get("missing_keys", ()) if k.startswith(UNUSED_OK))
+    parts = []
+    if unused: parts.append(f"{len(unused)} checkpoint weight(s) not used ({', '.join(sorted({k.split('.')[0] + '.*' for k in unused}))})")
+    if skipped: parts.append(f"{len(skipped)} weight(s) of unused modules not in it ({', '.join(skipped)})")
+    return f"{name}: " + "; ".join(parts) if parts else None
 
 def load_model(
     name_or_path,                  # Hub id, local folder, path of a .gguf file, or 'minilm' / 'smollm2' (offline)
@@ -74,7 +104,10 @@ def load_model(
         config = AutoConfig.from_pretrained(src, **hub, **extra)
         kind = model_kind(config)
         cls = AutoModelForCausalLM if kind == "decoder" else AutoModel
-        model = cls.from_pretrained(src, **hub, **extra, **({"dtype": dtype} if dtype else {}))
+        with quiet_transformers():
+            model, info = cls.from_pretrained(src, **hub, **extra, **({"dtype": dtype} if dtype else {}), output_loading_info=True)
+        note = load_report(src, info)
+        if note: log.info(note)
         if isinstance(tokenizer, (str, Path)):
             t = Path(tokenizer).expanduser()
             tok = AutoTokenizer.from_pretrained(str(t) if t.exists() else str(tokenizer),

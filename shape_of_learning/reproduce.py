@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/reproduce.html.md"""
 
 # %% ../nbs/11_reproduce.ipynb #0bdbaad6
 from __future__ import annotations
-import time
+import sys, time
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import ClassVar
@@ -180,6 +180,7 @@ def reproduce(tasks, config="offline", out=None, cache=None, force=False, progre
     label = config if isinstance(config, str) else config.name
     out = Path(out or figures_dir())
     say = print if verbose else (lambda *a, **k: None)
+    progress = progress and sys.stderr.isatty()               # transient bars on a terminal; a log gets one line per task
     findings, timings, files, t_all = [], [], [], time.perf_counter()
     for i, task in enumerate(tasks, 1):
         say(f"[{i}/{len(tasks)}] {task.name} ({task.paper}) ...", flush=True)

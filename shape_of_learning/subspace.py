@@ -387,7 +387,7 @@ def d90(
     m = len(set(group_keys(names, said_groups)))                     # number of SAID scales
     D = sum(p.numel() for p in base.parameters() if p.is_floating_point())
     sweep = {meth: [d for d in ds if 1 <= d - (m if meth == "said" else 0) <= D] for meth in methods}
-    bar = tqdm(total=len(full_lrs) + len(lrs) * sum(map(len, sweep.values())), disable=not progress, desc="d90")
+    bar = tqdm(total=len(full_lrs) + len(lrs) * sum(map(len, sweep.values())), disable=not progress, desc="d90", leave=False)
     rows, common = [], dict(seed=seed, epochs=epochs, batch_size=batch_size, projection=projection, scope=scope, D=D, m=m,
                             said_groups=said_groups, threshold=threshold, bisect=bisect, tol=tol)
 

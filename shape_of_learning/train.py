@@ -358,7 +358,7 @@ def train_model(
     bar = range(start, p.steps)
     if progress:
         from tqdm.auto import tqdm
-        bar = tqdm(bar, desc=f"{kind}{' tied' if tied else ''} ({run['preset']})", initial=start, total=p.steps)
+        bar = tqdm(bar, desc=f"{kind}{' tied' if tied else ''} ({run['preset']})", initial=start, total=p.steps, leave=False)
     for step in bar:
         ids = train[torch.from_numpy(step_batch(len(train), p.batch, step, seed))]
         labels = None

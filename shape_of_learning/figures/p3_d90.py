@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import torch
 from ..data import labeled_texts
-from ..models import minilm_path
+from ..models import minilm_path, quiet_transformers
 from ..subspace import encode, d90, D90
 from ..reproduce import TaskConfig, Task, register, title
 
@@ -69,15 +69,12 @@ def task_data(cfg, tok) -> tuple:
 
 def compute_d90(cfg, progress=False, cache=None) -> dict:
     "Full fine-tuning, then DID and SAID over the subspace sizes and learning rates: one row per run."
-    import transformers
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
     path = minilm_path() if cfg.model == "minilm" else cfg.model
     tok = AutoTokenizer.from_pretrained(path)
     torch.manual_seed(0)                                      # the classification head's initialisation
-    level = transformers.logging.get_verbosity()
-    transformers.logging.set_verbosity_error()                # the new head's "MISSING" load report is expected
-    try: model = AutoModelForSequenceClassification.from_pretrained(path, num_labels=2)
-    finally: transformers.logging.set_verbosity(level)
+    with quiet_transformers():                                # the new head's missing weights are expected
+        model = AutoModelForSequenceClassification.from_pretrained(path, num_labels=2)
     if cfg.device: model = model.to(cfg.device)
     train, test = task_data(cfg, tok)
     res = d90(model, train, test, ds=cfg.ds, lrs=cfg.lrs, full_lrs=cfg.full_lrs, epochs=cfg.epochs,

@@ -6,6 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/training.htm
 
 # %% ../../nbs/figures/training.ipynb #0a36ad35
 from __future__ import annotations
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -50,7 +51,8 @@ def sweep_source(spec:str) -> TextSource:
     "The sweeps' text: `heldout` (the documents the runs trained here never saw) or any `data.text_source` name."
     if spec != "heldout": return text_source(spec)
     docs = split_documents()["val"]
-    return TextSource("heldout", lambda: iter(docs))
+    fp = hashlib.sha256("\x00".join(docs).encode()).hexdigest()[:16]      # lets a sweep tokenize it once
+    return TextSource("heldout", lambda: iter(docs), fp)
 
 def run_checkpoints(spec:str, preset:str):
     "(checkpoints, held-out loss by step or None, trained context or None) of a run entry."
