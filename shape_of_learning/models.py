@@ -16,9 +16,9 @@ import pandas as pd
 from .data import sol_cache
 
 # %% auto #0
-__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'DECODER_PARTS', 'OFFLINE_MODELS', 'PAPER1_MODELS', 'PYTHIA_MODELS',
-           'model_kind', 'quiet_transformers', 'load_report', 'load_model', 'tiny_config', 'tiny_model',
-           'decoder_parts', 'minilm_path', 'smollm2_gguf', 'cache_dir', 'smollm2_path', 'config_table']
+__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'DECODER_PARTS', 'OFFLINE_MODELS', 'OFFLINE_ABOUT', 'PAPER1_MODELS',
+           'PYTHIA_MODELS', 'model_kind', 'quiet_transformers', 'load_report', 'load_model', 'tiny_config',
+           'tiny_model', 'decoder_parts', 'minilm_path', 'smollm2_gguf', 'cache_dir', 'smollm2_path', 'config_table']
 
 # %% ../nbs/04_models.ipynb #508967d1
 ENCODERS = ("bert", "roberta", "albert", "distilbert", "xlm-roberta", "electra", "deberta", "deberta-v2", "mpnet")
@@ -242,6 +242,7 @@ def smollm2_path(cache:Path=None) -> Path:
 
 # %% ../nbs/04_models.ipynb #669a81c7
 OFFLINE_MODELS = (("MiniLM-L6", "minilm", 256), ("SmolLM2-135M", "smollm2", 512))
+OFFLINE_ABOUT = "offline: MiniLM-L6 and SmolLM2-135M, not the papers' models"    # what their figures' titles say
 
 PAPER1_MODELS = (("BERT-base", "bert-base-uncased", 510), ("RoBERTa-base", "roberta-base", 510),
                  ("ALBERT-base", "albert-base-v2", 510), ("GPT-2", "gpt2", 1023), ("OPT-125M", "facebook/opt-125m", 1023),

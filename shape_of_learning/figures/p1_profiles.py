@@ -11,12 +11,12 @@ from typing import ClassVar
 import pandas as pd
 from ..data import text_source
 from ..hidden import ProfileSpec
-from ..models import OFFLINE_MODELS, PAPER1_MODELS
+from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, PAPER1_MODELS
 from ..reproduce import TaskConfig, Task, register, profile_models, title
 
 # %% auto #0
-__all__ = ['OFFLINE_ABOUT', 'PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'PROFILES', 'AVGCOS', 'ProfileConfig',
-           'compute_profiles', 'compute_avgcos', 'plot_profiles', 'plot_avgcos', 'profile_findings', 'avgcos_findings']
+__all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'PROFILES', 'AVGCOS', 'ProfileConfig', 'compute_profiles',
+           'compute_avgcos', 'plot_profiles', 'plot_avgcos', 'profile_findings', 'avgcos_findings']
 
 # %% ../../nbs/figures/p1_profiles.ipynb #9e3f779e
 @dataclass(frozen=True)
@@ -27,7 +27,6 @@ class ProfileConfig(TaskConfig):
     n_tokens: int = 8192                # vectors per layer
     positive: ClassVar[tuple] = ("n_tokens",)
 
-OFFLINE_ABOUT = "offline: MiniLM-L6 and SmolLM2-135M, not the papers' models"
 PAPER_ABOUT = "the papers' models (Hub), enwik8"
 PROFILE_CONFIGS = {"offline": ProfileConfig("offline", OFFLINE_ABOUT),
                    "quick": ProfileConfig("quick", OFFLINE_ABOUT, n_tokens=1024),

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 from ..data import text_source
-from ..models import OFFLINE_MODELS, PYTHIA_MODELS
+from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, PYTHIA_MODELS
 from ..reproduce import TaskConfig, Task, register, profile_models, title
 
 # %% auto #0
-__all__ = ['OFFLINE_ABOUT', 'COSINE_CONFIGS', 'COSINE', 'CosineConfig', 'compute_cosine', 'plot_cosine', 'cosine_findings']
+__all__ = ['COSINE_CONFIGS', 'COSINE', 'CosineConfig', 'compute_cosine', 'plot_cosine', 'cosine_findings']
 
 # %% ../../nbs/figures/p2_cosine.ipynb #783f71f8
 @dataclass(frozen=True)
@@ -24,7 +24,6 @@ class CosineConfig(TaskConfig):
     n_tokens: int = 16384                                # vectors per layer and source
     positive: ClassVar[tuple] = ("n_tokens",)
 
-OFFLINE_ABOUT = "offline: MiniLM-L6 and SmolLM2-135M, not the papers' models"
 COSINE_CONFIGS = {"offline": CosineConfig("offline", OFFLINE_ABOUT),
                   "quick": CosineConfig("quick", OFFLINE_ABOUT, n_tokens=2048),
                   "paper": CosineConfig("paper", "Pythia 70M-6.9B (Hub), the Pile", device="cuda", dtype="bfloat16",

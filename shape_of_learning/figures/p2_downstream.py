@@ -12,11 +12,11 @@ import pandas as pd
 from ..anisotropy import average_cosine
 from ..data import labeled_texts
 from ..downstream import layer_features, stratified_folds, probe_accuracy
-from ..models import OFFLINE_MODELS, PYTHIA_MODELS, load_model
+from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, PYTHIA_MODELS, load_model
 from ..reproduce import TaskConfig, Task, register, title
 
 # %% auto #0
-__all__ = ['OFFLINE_ABOUT', 'PROBE_CONFIGS', 'PROBES', 'ProbeConfig', 'compute_probes', 'plot_probes', 'probe_findings']
+__all__ = ['PROBE_CONFIGS', 'PROBES', 'ProbeConfig', 'compute_probes', 'plot_probes', 'probe_findings']
 
 # %% ../../nbs/figures/p2_downstream.ipynb #43a0901d
 @dataclass(frozen=True)
@@ -28,7 +28,6 @@ class ProbeConfig(TaskConfig):
     polarity: bool = True           # also the 200 polarity sentences
     positive: ClassVar[tuple] = ("per_class",)
 
-OFFLINE_ABOUT = "offline: MiniLM-L6 and SmolLM2-135M, not the papers' models"
 PROBE_CONFIGS = {"offline": ProbeConfig("offline", OFFLINE_ABOUT),
                  "quick": ProbeConfig("quick", OFFLINE_ABOUT, per_class=8, polarity=False),
                  "paper": ProbeConfig("paper", "Pythia 70M-2.8B (Hub)", device="cuda", dtype="bfloat16", models=PYTHIA_MODELS[:6])}

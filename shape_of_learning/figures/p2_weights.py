@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 import numpy as np
 import pandas as pd
-from ..models import OFFLINE_MODELS, PYTHIA_MODELS, load_model
+from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, PYTHIA_MODELS, load_model
 from ..weights import weight_table, svd_projection, unembedding_matrix, embedding_matrix, SIGNS
 from ..reproduce import TaskConfig, Task, register, title
 
 # %% auto #0
-__all__ = ['OFFLINE_ABOUT', 'WEIGHTS_CONFIGS', 'WEIGHTS', 'WeightsConfig', 'compute_weights', 'plot_weights', 'weight_findings']
+__all__ = ['WEIGHTS_CONFIGS', 'WEIGHTS', 'WeightsConfig', 'compute_weights', 'plot_weights', 'weight_findings']
 
 # %% ../../nbs/figures/p2_weights.ipynb #fb1d51a1
 @dataclass(frozen=True)
@@ -22,7 +22,6 @@ class WeightsConfig(TaskConfig):
     "I(W), the final norm and SVD projections of a list of models (weights only: no text)."
     models: tuple = OFFLINE_MODELS                     # (label, name, window); the window is not used
 
-OFFLINE_ABOUT = "offline: MiniLM-L6 and SmolLM2-135M, not the papers' models"
 WEIGHTS_CONFIGS = {"offline": WeightsConfig("offline", OFFLINE_ABOUT), "quick": WeightsConfig("quick", OFFLINE_ABOUT),
                    "paper": WeightsConfig("paper", "the Pythia suite (Hub)", device="cuda", models=PYTHIA_MODELS)}
 
