@@ -126,7 +126,7 @@ class ProfileSpec:
         if not (isinstance(self.seed, (int, np.integer)) and 0 <= self.seed):
             raise ValueError(f"seed must be a non-negative integer; got {self.seed!r}")
         if not self.outlier_factor > 0: raise ValueError(f"outlier_factor must be positive; got {self.outlier_factor!r}")
-        if self.layers is not None: set_("layers", tuple(int(l) for l in np.atleast_1d(self.layers)))
+        if self.layers is not None: set_("layers", tuple(int(l) for l in np.atleast_1d(self.layers)) or None)   # empty: all
         streamable = [m.name for m in get_metrics(self.metrics) if m.stream is None]
         if self.stream and streamable:
             raise ValueError(f"stream=True computes only the streaming metrics; {streamable} need the stored vectors "

@@ -45,15 +45,15 @@ D90_CONFIGS = {
                        task=("glue/mrpc",), train=3668, test=408, length=128, ds=(10, 100, 1000, 10000), lrs=(0.01, 0.1),
                        full_lrs=(2e-5, 1e-4), bisect=3, said_groups="layer")}
 
-def task_data(cfg, tok) -> tuple:
-    "(train, test) encoded batches: wiki-topics classes, or a GLUE-style sentence-pair task (Hub or a saved folder)."
-    name, *labels = cfg.task
+def task_data(tok, task:tuple, n_train:int, n_test:int, length:int) -> tuple:
+    "(train, test) encoded batches: ('wiki-topics', class, class, ...), or a GLUE-style sentence-pair task (Hub or a saved folder)."
+    name, *labels = task
     if name == "wiki-topics":
-        n = cfg.train + cfg.test
+        n = n_train + n_test
         lt = labeled_texts("wiki-topics", labels=labels).balanced((n + 1) // 2, seed=0)
         order = np.random.default_rng(0).permutation(len(lt))
-        return (encode(tok, lt.subset(np.sort(order[:cfg.train])), max_length=cfg.length),
-                encode(tok, lt.subset(np.sort(order[cfg.train:n])), max_length=cfg.length))
+        return (encode(tok, lt.subset(np.sort(order[:n_train])), max_length=length),
+                encode(tok, lt.subset(np.sort(order[n_train:n])), max_length=length))
     import datasets                       # a sentence-pair task: glue/mrpc from the Hub, or a `save_to_disk` folder
     if Path(name).is_dir(): ds = datasets.load_from_disk(name)
     else:
@@ -64,8 +64,8 @@ def task_data(cfg, tok) -> tuple:
         if miss: raise ValueError(f"d90 task {name!r} needs train and validation splits with sentence1, sentence2 and label; missing {sorted(miss)}")
     def enc(split, n):
         d = ds[split].select(range(min(n, len(ds[split]))))
-        return encode(tok, list(zip(list(d["sentence1"]), list(d["sentence2"]))), list(d["label"]), max_length=cfg.length)
-    return enc("train", cfg.train), enc("validation", cfg.test)
+        return encode(tok, list(zip(list(d["sentence1"]), list(d["sentence2"]))), list(d["label"]), max_length=length)
+    return enc("train", n_train), enc("validation", n_test)
 
 def compute_d90(cfg, progress=False, cache=None) -> dict:
     "Full fine-tuning, then DID and SAID over the subspace sizes and learning rates: one row per run."
@@ -76,7 +76,7 @@ def compute_d90(cfg, progress=False, cache=None) -> dict:
     with quiet_transformers():                                # the new head's missing weights are expected
         model = AutoModelForSequenceClassification.from_pretrained(path, num_labels=2)
     if cfg.device: model = model.to(cfg.device)
-    train, test = task_data(cfg, tok)
+    train, test = task_data(tok, cfg.task, cfg.train, cfg.test, cfg.length)
     res = d90(model, train, test, ds=cfg.ds, lrs=cfg.lrs, full_lrs=cfg.full_lrs, epochs=cfg.epochs,
               batch_size=16, bisect=cfg.bisect, seed=0, progress=progress, said_groups=cfg.said_groups)
     label = "all-MiniLM-L6-v2" if cfg.model == "minilm" else cfg.model

@@ -13,11 +13,11 @@ import numpy as np
 import pandas as pd
 import torch
 from ..checkpoints import local_checkpoints
-from ..data import labeled_texts
 from ..models import quiet_transformers
-from ..subspace import encode, d90, D90
+from ..subspace import d90, D90
 from ..train import trained_series, training_log
 from ..reproduce import TaskConfig, Task, register, title
+from .p3_d90 import task_data
 
 # %% auto #0
 __all__ = ['ABOUT', 'PRETRAINING_CONFIGS', 'PRETRAINING', 'PretrainingConfig', 'compute_pretraining', 'pretraining_summary',
@@ -64,11 +64,7 @@ def _compute_pretraining(cfg, progress):
     if not steps: raise ValueError(f"the {cfg.preset} encoder has none of the steps {cfg.steps}; it has {sorted(cks)}")
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
     tok = AutoTokenizer.from_pretrained(cks[steps[-1]].model)            # the same tokenizer at every step
-    n = cfg.train + cfg.test
-    lt = labeled_texts("wiki-topics", labels=list(cfg.labels)).balanced((n + 1) // 2, seed=0)
-    order = np.random.default_rng(0).permutation(len(lt))
-    train = encode(tok, lt.subset(np.sort(order[:cfg.train])), max_length=cfg.length)
-    test = encode(tok, lt.subset(np.sort(order[cfg.train:n])), max_length=cfg.length)
+    train, test = task_data(tok, ("wiki-topics", *cfg.labels), cfg.train, cfg.test, cfg.length)
     frames = []
     for step in steps:
         torch.manual_seed(0)                                             # the same head init at every step
