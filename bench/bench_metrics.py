@@ -3,7 +3,7 @@
 
 Not a test; never run in CI. Everything is reported as a RATIO against a baseline measured in the same run:
 
-* TwoNN, MADA (k=20), MoM (k=100): `shape_of_learning.intrinsic_dim` vs `skdim.id` on the same points,
+* TwoNN, MADA (k=20), MoM (k=100), MLE (k=20, harmonic pooling): `shape_of_learning.intrinsic_dim` vs `skdim.id` on the same points,
   speedup = skdim_time / our_time, with both estimates and their relative difference.
 * kNN step: achieved GFLOP/s of `shape_of_learning.knn.knn(X, k)` for k = 2, 20, 100, counted as 2*n*n*D
   (the search product only), against a plain float32 `X @ X.T` of the same shape, ratio = knn_rate / matmul_rate.
@@ -21,7 +21,7 @@ import torch
 
 import shape_of_learning
 from shape_of_learning.knn import knn
-from shape_of_learning.intrinsic_dim import twonn, mada, mom
+from shape_of_learning.intrinsic_dim import twonn, mada, mom, mle
 
 DEFAULT_SIZES = "4096x768,4096x2560,16384x768,16384x2560"
 KNN_KS = (2, 20, 100)
@@ -29,7 +29,7 @@ SLOW_N = 16384              # --skip-slow drops skdim MADA/MoM from this n up
 KNN_TARGET = 0.70           # kNN rate >= 70% of the matmul rate
 
 # (estimator, n, D) -> minimum speedup skdim_time / our_time; D=None means every D
-SPEEDUP_TARGETS = {("twonn", 4096, 2560): 2.0, ("twonn", 16384, 768): 5.0}
+SPEEDUP_TARGETS = {("twonn", 4096, 2560): 2.0, ("twonn", 16384, 768): 5.0, ("mom", 4096, 768): 2.0, ("mle", 4096, 768): 2.0}
 MADA_TARGET = 20.0
 
 
@@ -82,11 +82,11 @@ def warm_up(device, D, sync):
     "One untimed pass of every torch kernel we time, and of each skdim estimator, on a small problem."
     X = make_data(1024, D, seed=12345).to(device)
     for k in KNN_KS: knn(X, k)
-    float(twonn(X)); float(mada(X)); float(mom(X))
+    float(twonn(X)); float(mada(X)); float(mom(X)); float(mle(X))
     X @ X.T
     sync()
     X64 = X.double().cpu().numpy()          # skdim's first call pays imports and sklearn/scipy set-up: not timed
-    for name in ("twonn", "mada", "mom"): skdim_estimate(name, X64)
+    for name in ESTIMATORS: skdim_estimate(name, X64)
 
 
 # ----------------------------------------------------------------------------------------------------------- runs
@@ -97,11 +97,14 @@ def skdim_estimate(name, X64):
         if name == "twonn": return float(skdim.id.TwoNN().fit(X64).dimension_)
         if name == "mada": return float(skdim.id.MADA().fit(X64, n_neighbors=20).dimension_)
         if name == "mom": return float(skdim.id.MOM().fit(X64, n_neighbors=100).dimension_)
+        if name == "mle": return float(skdim.id.MLE().fit(X64, n_neighbors=20, comb="mle").dimension_)
     raise ValueError(name)
 
 
-OURS = {"twonn": lambda X: twonn(X), "mada": lambda X: mada(X, k=20), "mom": lambda X: mom(X, k=100)}
-LABEL = {"twonn": "TwoNN", "mada": "MADA k=20", "mom": "MoM k=100"}
+OURS = {"twonn": lambda X: twonn(X), "mada": lambda X: mada(X, k=20), "mom": lambda X: mom(X, k=100),
+        "mle": lambda X: mle(X, k=20)}
+LABEL = {"twonn": "TwoNN", "mada": "MADA k=20", "mom": "MoM k=100", "mle": "MLE k=20"}
+ESTIMATORS = tuple(OURS)
 
 
 def log(msg):
@@ -109,12 +112,12 @@ def log(msg):
 
 
 def bench_size(n, D, args, device, sync):
-    "Rows for one (n, D): three estimator rows and three kNN rows."
+    "Rows for one (n, D): one row per estimator and three kNN rows."
     X_cpu = make_data(n, D, seed=args.seed)
     X = X_cpu.to(device)
     X64 = X_cpu.numpy().astype(np.float64)        # what skdim computes in anyway; copy made outside the timers
     rows = []
-    for name in ("twonn", "mada", "mom"):
+    for name in ESTIMATORS:
         t_ours, est = best_of(lambda: OURS[name](X), args.repeat, sync)
         ours = float(est)
         log(f"  n={n} D={D} {LABEL[name]:<10} ours  {t_ours:9.3f} s  est {ours:.6f}")

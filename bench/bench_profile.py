@@ -35,23 +35,25 @@ def timed_parts(split):
         setattr(mod, name, g)
         return mod, name, f
     saved = [wrap(H, "layer_states", "forward"), wrap(H, "distinct_knn", "kNN"), wrap(H, "outlier_mask", "selection"),
-             wrap(H, "batched", "spectra")]     # `batched` runs the SVD anisotropy
-    cos = {name: METRICS[name] for name in ("avg_cos", "avg_cos_centered", "intersim", "intrasim")}
+             wrap(H, "moments", "spectra")]     # the Gram matrix both anisotropies of a batch share
+    part = {"avg_cos": "cosine", "avg_cos_centered": "cosine", "intersim": "cosine", "intrasim": "cosine",
+            "anisotropy": "spectra", "anisotropy_uncentered": "spectra"}     # and their top eigenvalues
     orig = dict(H.METRICS)
-    for name, m in cos.items():
+    for name, where in part.items():
+        m = H.METRICS[name]
         fn = m.fn
-        if m.scope == "whole":
-            def timed(*a, _f=fn, **k):
+        if m.scope != "stream":
+            def timed(*a, _f=fn, _p=where, **k):
                 t = time.perf_counter()
                 try: return _f(*a, **k)
-                finally: split["cosine"] += time.perf_counter() - t
+                finally: split[_p] += time.perf_counter() - t
             H.METRICS[name] = type(m)(**{**m.__dict__, "fn": timed})
         else:
             class Timed(fn):
-                def update(self, *a, **k):
+                def update(self, *a, _p=where, **k):
                     t = time.perf_counter()
                     try: return super().update(*a, **k)
-                    finally: split["cosine"] += time.perf_counter() - t
+                    finally: split[_p] += time.perf_counter() - t
             H.METRICS[name] = type(m)(**{**m.__dict__, "fn": Timed})
     try: yield split
     finally:

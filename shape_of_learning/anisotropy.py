@@ -7,13 +7,16 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/anisotropy.html.md""
 # %% ../nbs/01_anisotropy.ipynb #f81d2da9
 from __future__ import annotations
 import math
+from dataclasses import dataclass
 import numpy as np
 import pandas as pd
+import scipy.linalg
+import scipy.linalg.blas
 import torch
 from .knn import as_points, sqrt64
 
 # %% auto #0
-__all__ = ['anisotropy', 'average_cosine', 'InterSim', 'IntraSim']
+__all__ = ['Moments', 'moments', 'anisotropy', 'average_cosine', 'InterSim', 'IntraSim']
 
 # %% ../nbs/01_anisotropy.ipynb #d94320f1
 def _center(X):
@@ -21,12 +24,58 @@ def _center(X):
     R = X - X.mean(0)
     return R - R.mean(0)
 
+def _gram(X, rows:bool):
+    "Upper triangle of X X^T (`rows`) or X^T X, float64; one BLAS syrk on the CPU (half the work of a product)."
+    if X.device.type != "cpu": return X @ X.T if rows else X.T @ X
+    A = X.numpy().T                                  # Fortran view (d, n) of the C-ordered rows: no copy
+    return torch.from_numpy(scipy.linalg.blas.dsyrk(1.0, A, trans=int(rows)))
+
+def _top_eig(G) -> float:
+    "Largest eigenvalue of the symmetric matrix whose upper triangle is G (LAPACK's MRRR on the CPU: that one only)."
+    if G.device.type != "cpu": return torch.linalg.eigvalsh(G.triu() + G.triu(1).T)[-1].item()
+    m = len(G)
+    return float(scipy.linalg.eigh(G.numpy(), lower=False, eigvals_only=True, subset_by_index=[m - 1, m - 1],
+                                   driver="evr", check_finite=False)[0])
+
+@dataclass
+class Moments:
+    "Second moments of one cloud with more points than dimensions: both anisotropies from one Gram matrix."
+    gram: torch.Tensor      # upper triangle of X_c^T X_c (d, d), float64, X_c the centered points
+    mean: torch.Tensor      # column mean mu (d,)
+    n: int                  # points
+    sq_centered: float      # ||X_c||_F^2
+    sq: float               # ||X||_F^2
+    identical: bool         # all points are equal (the centered cloud has no spread)
+
+    def anisotropy(self, center:bool=True) -> float:
+        "sigma_1^2 / ||.||_F^2 of the centered cloud, or of the raw one through X^T X = X_c^T X_c + n mu mu^T."
+        if center:
+            if self.identical: raise ValueError(f"all {self.n} points of X are identical: the centered cloud has zero spread, so anisotropy is undefined")
+            return min(1.0, _top_eig(self.gram) / self.sq_centered)
+        if self.sq == 0: raise ValueError("X is all zeros: zero spread, so anisotropy is undefined")
+        return min(1.0, _top_eig(self.gram + self.n * torch.outer(self.mean, self.mean)) / self.sq)
+
+def moments(X, device=None) -> Moments:
+    "The `Moments` of `X` (n > d), for `anisotropy(X, center, moments=...)` with both values of `center`."
+    X = as_points(X, min_points=2, device=device).double()
+    n, d = X.shape
+    if n <= d: raise ValueError(f"X has {n} points in {d} dimensions; Moments need more points than dimensions")
+    C = _center(X)
+    return Moments(_gram(C, rows=False), X.mean(0), n, C.square().sum().item(), X.square().sum().item(),
+                   bool((X == X[0]).all()))
+
 def anisotropy(
     X,                  # (n, d) points: numpy or torch, any float dtype (float16/bfloat16 are upcast)
     center:bool=True,   # subtract the column mean first (the paper's covariance definition)
     device=None,        # where to compute ("cuda", a torch.device); default: where X is
+    moments:Moments=None, # `moments(X)`, shared by the centered and uncentered values of one batch
 ) -> float:             # sigma_1^2 / sum_i sigma_i^2, in [1/min(n, d), 1]
     "Share of the squared Frobenius norm carried by the top singular direction of `X`, computed in float64."
+    if moments is not None:
+        n, d = as_points(X, min_points=2).shape
+        if moments.n != n or len(moments.mean) != d:
+            raise ValueError(f"moments are of {moments.n} points in {len(moments.mean)} dimensions; X is {n} x {d}")
+        return moments.anisotropy(center)
     X = as_points(X, min_points=2, device=device).double()
     n, d = X.shape
     if center:
@@ -34,9 +83,7 @@ def anisotropy(
         X = _center(X)
     tr = X.square().sum()
     if tr == 0: raise ValueError("X is all zeros: zero spread, so anisotropy is undefined")
-    G = X @ X.T if n <= d else X.T @ X
-    lam = torch.linalg.eigvalsh(G)[-1]
-    return min(1.0, (lam / tr).item())   # rank-1 clouds can round a hair above 1
+    return min(1.0, _top_eig(_gram(X, rows=n <= d)) / tr.item())   # rank-1 clouds can round a hair above 1
 
 # %% ../nbs/01_anisotropy.ipynb #51b1f1c7
 def _unit_rows(X, tol=None, name="X"):

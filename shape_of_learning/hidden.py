@@ -50,8 +50,8 @@ from dataclasses import dataclass, field, fields, replace
 from itertools import product
 import numpy as np
 import pandas as pd
-from .anisotropy import anisotropy, average_cosine, InterSim, IntraSim
-from .intrinsic_dim import twonn, mada, mom, mle, batched
+from .anisotropy import anisotropy, moments, average_cosine, InterSim, IntraSim
+from .intrinsic_dim import twonn, mada, mom, mle
 from .data import token_windows
 
 @dataclass(frozen=True)
@@ -62,13 +62,15 @@ class Metric:
     scope: str                      # "batch": per shuffled batch (mean, std); "whole": all vectors; "stream": accumulated
     params: dict = field(default_factory=dict)
     k: int = 0                      # nearest neighbours it needs (the kNN estimators share one search per batch)
+    moments: bool = False           # takes `moments=` (the anisotropies share one Gram matrix per batch)
     stream: str = None              # the streaming metric that gives its value without stored vectors, if any
     ids: bool = False               # needs the token id of every vector
     about: str = ""
 
 METRICS = {m.name: m for m in (
-    Metric("anisotropy", anisotropy, "batch", dict(center=True), about="sigma_1^2 / sum sigma_i^2, centered (paper 1)"),
-    Metric("anisotropy_uncentered", anisotropy, "batch", dict(center=False), about="the same, not centered"),
+    Metric("anisotropy", anisotropy, "batch", dict(center=True), moments=True, about="sigma_1^2 / sum sigma_i^2, centered (paper 1)"),
+    Metric("anisotropy_uncentered", anisotropy, "batch", dict(center=False), moments=True,
+           about="the same, not centered"),
     Metric("twonn", twonn, "batch", k=2, about="TwoNN intrinsic dimension (Facco et al.)"),
     Metric("mada", mada, "batch", dict(k=20), k=20, about="manifold-adaptive dimension (Farahmand et al.)"),
     Metric("mom", mom, "batch", dict(k=100), k=100, about="method-of-moments intrinsic dimension (Amsaleg et al.)"),
@@ -174,33 +176,38 @@ def outlier_mask(X:torch.Tensor, factor:float) -> torch.Tensor:
     norms = torch.linalg.vector_norm(X.double(), dim=1)
     return norms > factor * norms.median()
 
-def _shared_knn_rows(X, ms, batch_size, seed):
-    "The kNN estimators on the paper's batches, one exact search per batch shared by all of them."
+def _batch_rows(X, ms, batch_size, seed):
+    "Batch metrics on the paper's shuffled batches: one kNN search (kNN estimators) and one Gram matrix (anisotropies) per batch."
     if not ms: return {}
     kmax = max(m.k for m in ms)
     vals = {m.name: [] for m in ms}
     for b in batch_indices(len(X), batch_size, True, seed):
-        Xb = X[torch.from_numpy(b)]
-        nb = distinct_knn(Xb, kmax)
-        for m in ms: vals[m.name].append(float(m.fn(Xb, neighbors=nb, **m.params)))
+        Xb = X[torch.from_numpy(b).to(X.device)]
+        nb = distinct_knn(Xb, kmax) if kmax else None
+        mo = moments(Xb) if any(m.moments for m in ms) and len(Xb) > Xb.shape[1] else None
+        for m in ms:
+            kw = dict(neighbors=nb) if m.k else dict(moments=mo) if m.moments else {}
+            vals[m.name].append(float(m.fn(Xb, **kw, **m.params)))
     return {m: dict(metric=m, value=float(np.mean(v)), std=float(np.std(v)), n_batches=len(v)) for m, v in vals.items()}
 
 def metric_rows(X, ids, metrics, batch_size:int=4096, seed:int=0, stream_chunk:int=65536) -> list:
     "One dict (metric, value, std, n_batches) per metric name, on points X with token ids `ids` (for IntraSim)."
     ms = get_metrics(metrics)
-    rows, shared = [], _shared_knn_rows(X, [m for m in ms if m.k], batch_size, seed)
-    for m in ms:
-        if m.name in shared: rows.append(shared[m.name])
-        elif m.scope == "batch":
-            b = batched(m.fn, X, batch_size=batch_size, seed=seed, **m.params)
-            rows.append(dict(metric=m.name, value=b.mean, std=b.std, n_batches=b.n_batches))
-        elif m.scope == "whole":
-            rows.append(dict(metric=m.name, value=float(m.fn(X, **m.params)), std=0.0, n_batches=1))
-        else:
+    named = {m.name: m for m in ms}
+    rows, batch, streamed = [], _batch_rows(X, [m for m in ms if m.scope == "batch"], batch_size, seed), {}
+    def stream(m):
+        if m.name not in streamed:
             acc = m.fn(**m.params)
             for s in range(0, len(X), stream_chunk):
                 acc.update(X[s:s + stream_chunk], *([ids[s:s + stream_chunk]] if m.ids else []))
-            rows.append(dict(metric=m.name, value=acc.value, std=0.0, n_batches=1))
+            streamed[m.name] = acc.value
+        return streamed[m.name]
+    for m in ms:
+        if m.name in batch: rows.append(batch[m.name]); continue
+        if m.scope == "whole" and m.stream in named:   # the same number, already asked for: one pass over X
+            value = stream(named[m.stream])
+        else: value = float(m.fn(X, **m.params)) if m.scope == "whole" else stream(m)
+        rows.append(dict(metric=m.name, value=value, std=0.0, n_batches=1))
     return rows
 
 def _as_sources(source) -> list:

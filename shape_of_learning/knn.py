@@ -7,9 +7,12 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/knn.html.md"""
 # %% ../nbs/00_knn.ipynb #7b8f9e62
 from __future__ import annotations
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass
+import numba
 import numpy as np
 import torch
+from tqdm.auto import tqdm
 
 # %% auto #0
 __all__ = ['as_matrix', 'as_points', 'KNN', 'sqrt64', 'knn']
@@ -70,18 +73,23 @@ def sqrt64(t):
     if t.device.type == "cpu": return torch.from_numpy(np.sqrt(t.numpy()))
     return t.sqrt()
 
-def _centered(X):
-    "float32 search copy of X minus its mean (any shift leaves distances alone; this one shrinks the norms)."
-    return (X - X.mean(0)).float()
+def _pow2(X) -> float:
+    "The power of two that brings the largest |entry| of X into [1, 2): rescaling by it is exact."
+    m = float(X.abs().max())
+    return 1.0 if m == 0 or not math.isfinite(m) else 2.0 ** -math.floor(math.log2(m))
 
-def _candidates(S, c, b, symmetric, progress=False):
-    "Indices of the `c` approximately nearest other rows of every row of `S` (float32 search)."
+def _search_copy(X):
+    "float32 search copy: X rescaled by a power of two, minus its mean, rescaled again (no overflow, no underflow)."
+    C = X * _pow2(X)
+    C = C - C.mean(0)                    # any shift leaves distances alone; this one shrinks the norms
+    return (C * _pow2(C)).float()
+
+def _candidates_torch(S, c, b, symmetric, progress=False):
+    "Indices of the `c` approximately nearest other rows of every row of `S` (float32 search, torch top-k)."
     n, dev = len(S), S.device
     half = S.square().sum(1).mul_(0.5)
     blocks = [(I, J) for I in range(0, n, b) for J in (range(I, n, b) if symmetric else [None])]
-    if progress:
-        from tqdm.auto import tqdm
-        blocks = tqdm(blocks, desc=f"knn search (c={c})", unit="block")
+    if progress: blocks = tqdm(blocks, desc=f"knn search (c={c})", unit="block")
     if not symmetric:
         out = torch.empty(n, c, dtype=torch.long, device=dev)
         for I, _ in blocks:
@@ -106,39 +114,177 @@ def _candidates(S, c, b, symmetric, progress=False):
         if J != I: merge(J, G.T.contiguous(), I)
     return best_i
 
+def _exact_torch(X, cand, k, block_bytes):
+    "Squared float64 distances to the candidates from coordinate differences, the `k` smallest per row, sorted."
+    (n, d), c = X.shape, cand.shape[1]
+    X64 = X.double()                                 # exact: float32 -> float64 loses nothing
+    sub = int(max(1, min(n, block_bytes // (8 * c * d))))
+    g = torch.empty(sub * c, d, dtype=torch.float64, device=X.device)
+    d2 = torch.empty(n, k, dtype=torch.float64, device=X.device)
+    idx = torch.empty(n, k, dtype=torch.long, device=X.device)
+    for s in range(0, n, sub):                       # one cache-sized block at a time
+        cs = cand[s:s + sub].sort(dim=1).values      # ties go to the lower index, as in the numba engine
+        diff = torch.index_select(X64, 0, cs.reshape(-1), out=g[:cs.numel()]).view(len(cs), c, d)
+        diff -= X64[s:s + sub].unsqueeze(1)
+        sq, order = diff.square_().sum(2).sort(dim=1, stable=True)
+        d2[s:s + sub] = sq[:, :k]
+        idx[s:s + sub] = cs.gather(1, order[:, :k])
+    return d2, idx
+
+# %% ../nbs/00_knn.ipynb #681dd78c
+@numba.njit(cache=True, inline="always")
+def _select(v, ix, m, c):
+    "Reorder v[:m] (and ix along) so that v[:c] hold the c largest values (quickselect); return the least of them."
+    lo, hi, kth = 0, m - 1, c - 1
+    while lo < hi:
+        a, b, e = v[lo], v[(lo + hi) >> 1], v[hi]
+        p = max(min(a, b), min(max(a, b), e))        # median of three
+        i, j = lo, hi
+        while i <= j:
+            while v[i] > p: i += 1
+            while v[j] < p: j -= 1
+            if i <= j:
+                v[i], v[j] = v[j], v[i]
+                ix[i], ix[j] = ix[j], ix[i]
+                i += 1; j -= 1
+        if kth <= j: hi = j
+        elif kth >= i: lo = i
+        else: break
+    t = v[0]
+    for a in range(1, c): t = min(t, v[a])
+    return t
+
+@numba.njit(parallel=True, cache=True)
+def _scan_rows(G, r0, c0, vals, idx, cnt, thr, c):
+    "Offer score block G (rows r0.., columns c0..) to the candidate buffers of its rows."
+    cap = vals.shape[1]
+    for r in numba.prange(G.shape[0]):
+        i = r0 + r
+        t, m = thr[i], cnt[i]
+        for j in range(G.shape[1]):
+            x = G[r, j]
+            if x > t and c0 + j != i:               # one compare per score: buffers fill rarely
+                vals[i, m] = x; idx[i, m] = c0 + j; m += 1
+                if m == cap:
+                    t = _select(vals[i], idx[i], m, c); m = c
+        cnt[i], thr[i] = m, t
+
+@numba.njit(parallel=True, cache=True)
+def _scan_cols(G, r0, c0, vals, idx, cnt, thr, c):
+    "Offer the transpose of G to the buffers of its columns (strips of 16 columns per thread, rows in order)."
+    cap, W = vals.shape[1], 16
+    for s in numba.prange((G.shape[1] + W - 1) // W):
+        for r in range(G.shape[0]):
+            for j in range(s * W, min(s * W + W, G.shape[1])):
+                i = c0 + j
+                if G[r, j] > thr[i] and r0 + r != i:
+                    m = cnt[i]
+                    vals[i, m] = G[r, j]; idx[i, m] = r0 + r; m += 1
+                    if m == cap:
+                        thr[i] = _select(vals[i], idx[i], m, c); m = c
+                    cnt[i] = m
+
+@numba.njit(parallel=True, cache=True)
+def _keep_best(vals, idx, cnt, c, out):
+    for i in numba.prange(vals.shape[0]):
+        if cnt[i] > c: _select(vals[i], idx[i], cnt[i], c)
+        out[i] = np.sort(idx[i, :c])                 # index order, so that ties go to the lower index
+
+@numba.njit(parallel=True, cache=True, fastmath=True)
+def _exact_rows(X, cand, k, d2, out):
+    "Squared float64 distances to the candidates from coordinate differences; the k smallest, ascending."
+    n, d = X.shape
+    c = cand.shape[1]
+    for i in numba.prange(n):
+        xi = X[i].astype(np.float64)
+        sq = np.empty(c)
+        a = 0
+        while a < c:                                 # four candidates per sweep over x_i: four accumulators
+            j0, j1, j2, j3 = cand[i, a], cand[i, min(a + 1, c - 1)], cand[i, min(a + 2, c - 1)], cand[i, min(a + 3, c - 1)]
+            s0 = s1 = s2 = s3 = 0.0
+            for t in range(d):
+                v = xi[t]
+                e0, e1 = v - np.float64(X[j0, t]), v - np.float64(X[j1, t])
+                e2, e3 = v - np.float64(X[j2, t]), v - np.float64(X[j3, t])
+                s0 += e0 * e0; s1 += e1 * e1; s2 += e2 * e2; s3 += e3 * e3
+            sq[a] = s0
+            if a + 1 < c: sq[a + 1] = s1
+            if a + 2 < c: sq[a + 2] = s2
+            if a + 3 < c: sq[a + 3] = s3
+            a += 4
+        order = np.argsort(sq, kind="mergesort")     # stable
+        for a in range(k):
+            d2[i, a] = sq[order[a]]; out[i, a] = cand[i, order[a]]
+
+def _candidates_numba(S, c, b, symmetric, progress=False):
+    "Indices of the `c` approximately nearest other rows of every row of `S` (float32 search, threshold buffers)."
+    n = len(S)
+    half = S.square().sum(1).mul_(0.5)
+    vals = np.empty((n, 2 * c), np.float32)
+    idx = np.empty((n, 2 * c), np.int64)
+    cnt = np.zeros(n, np.int64)
+    thr = np.full(n, -np.inf, np.float32)
+    blocks = [(I, J) for I in range(0, n, b) for J in (range(I, n, b) if symmetric else [0])]
+    if progress: blocks = tqdm(blocks, desc=f"knn search (c={c})", unit="block")
+    for I, J in blocks:
+        if not symmetric:
+            G = torch.addmm(half.neg().unsqueeze(0), S[I:I + b], S.T).numpy()
+        else:
+            G = torch.addmm(half[J:J + b].neg().unsqueeze(0), S[I:I + b], S[J:J + b].T)
+            G = G.sub_(half[I:I + b].unsqueeze(1)).numpy()
+        _scan_rows(G, I, J, vals, idx, cnt, thr, c)
+        if symmetric and J != I: _scan_cols(G, I, J, vals, idx, cnt, thr, c)
+    cand = np.empty((n, c), np.int64)
+    _keep_best(vals, idx, cnt, c, cand)
+    return cand
+
+@contextmanager
+def _threads():
+    "numba's worker count follows torch's (torch.set_num_threads limits both)."
+    old = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(torch.get_num_threads(), numba.config.NUMBA_NUM_THREADS)))
+    try: yield
+    finally: numba.set_num_threads(old)
+
+# %% ../nbs/00_knn.ipynb #bb81f536
 def knn(
     X,                          # (n, d) points; float16/bfloat16 are upcast
     k:int,                      # neighbours per point, self excluded
     extra:int=None,             # spare candidates kept from the float32 search (default max(4, k // 8))
-    chunk_size:int=None,        # rows per block of the search (default 1024 for few candidates, else 2048)
-    symmetric:bool=None,        # compute each block pair once and use it for rows and columns (default: c <= 32)
-    block_bytes:int=2**22,      # working set of one recompute block (sized to stay in cache)
+    chunk_size:int=None,        # rows per block of the search (default 1024; torch engine: 2048 for many candidates)
+    symmetric:bool=None,        # compute each block pair once and use it for rows and columns (default: numba always, torch c <= 32)
+    engine:str=None,            # "numba" (default on CPU) or "torch" (default elsewhere; any device)
+    block_bytes:int=2**22,      # torch engine: working set of one recompute block (sized to stay in cache)
     device=None,                # where to compute ("cuda", a torch.device); default: where X is
     progress:bool=False,        # show a progress bar over blocks
 ) -> KNN:
     "Exact distances to the `k` nearest other points of every point, by blocked products; duplicates reported."
     X = as_points(X, min_points=k + 1, device=device)
     if k < 1: raise ValueError(f"k must be >= 1; got {k}")
+    cpu = X.device.type == "cpu"
+    engine = engine or ("numba" if cpu else "torch")
+    if engine not in ("numba", "torch"): raise ValueError(f"engine must be 'numba' or 'torch'; got {engine!r}")
+    if engine == "numba" and not cpu:
+        raise ValueError(f"engine='numba' runs on the CPU but X is on {X.device}; use engine='torch' there")
     n, d = X.shape
     c = min(n - 1, k + (max(4, k // 8) if extra is None else extra))
-    symmetric = c <= 32 if symmetric is None else symmetric
-    b = int(chunk_size or (1024 if c <= 8 else 2048))
-    cand = _candidates(_centered(X), c, b, symmetric, progress)
-    X64 = X.double()                                 # exact: float32 -> float64 loses nothing
-    sub = int(max(1, min(n, block_bytes // (8 * c * d))))
-    g = torch.empty(sub * c, d, dtype=torch.float64, device=X.device)
-    dist = torch.empty(n, k, dtype=torch.float64, device=X.device)
-    idx = torch.empty(n, k, dtype=torch.long, device=X.device)
-    for s in range(0, n, sub):                       # exact recompute, one cache-sized block at a time
-        cs = cand[s:s + sub]
-        m = cs.numel()
-        diff = torch.index_select(X64, 0, cs.reshape(-1), out=g[:m]).view(len(cs), c, d)
-        diff -= X64[s:s + sub].unsqueeze(1)
-        d2, order = diff.square_().sum(2).sort(dim=1)
-        dist[s:s + sub] = d2[:, :k]
-        idx[s:s + sub] = cs.gather(1, order[:, :k])
-    dist = sqrt64(dist)
+    unit = 1.0                                       # float64 beyond float32's range: square exactly rescaled values
+    if X.dtype == torch.float64 and not 2.0 ** -100 <= float(X.abs().max()) <= 2.0 ** 100:
+        unit = _pow2(X); X = X * unit
+    S = _search_copy(X)
+    if engine == "numba":
+        with _threads():
+            cand = _candidates_numba(S, c, int(chunk_size or 1024), True if symmetric is None else symmetric, progress)
+            d2, idx = np.empty((n, k)), np.empty((n, k), np.int64)
+            _exact_rows(X.numpy(), cand, k, d2, idx)
+        d2, idx = torch.from_numpy(d2), torch.from_numpy(idx)
+    else:
+        symmetric = c <= 32 if symmetric is None else symmetric
+        cand = _candidates_torch(S, c, int(chunk_size or (1024 if c <= 8 else 2048)), symmetric, progress)
+        d2, idx = _exact_torch(X, cand, k, block_bytes)
+    dist = sqrt64(d2)
+    if unit != 1.0: dist /= unit
     twin = dist[:, 0] == 0
     n_dup = 0
-    if twin.any(): n_dup = int(twin.sum()) - len(torch.unique(X64[twin], dim=0))
+    if twin.any(): n_dup = int(twin.sum()) - len(torch.unique(X[twin], dim=0))
     return KNN(dist, idx, twin, n_dup)
