@@ -19,9 +19,9 @@ from .knn import as_points, sqrt64
 __all__ = ['Moments', 'moments', 'anisotropy', 'average_cosine', 'InterSim', 'IntraSim']
 
 # %% ../nbs/01_anisotropy.ipynb #d94320f1
-def _center(X):
-    "Subtract the column mean in two passes (the second removes the rounding left by the first)."
-    R = X - X.mean(0)
+def _center(X, mean=None):
+    "Subtract the column mean (`mean` if already computed) in two passes; the second removes the first's rounding."
+    R = X - (X.mean(0) if mean is None else mean)
     return R - R.mean(0)
 
 def _gram(X, rows:bool):
@@ -60,8 +60,9 @@ def moments(X, device=None) -> Moments:
     X = as_points(X, min_points=2, device=device).double()
     n, d = X.shape
     if n <= d: raise ValueError(f"X has {n} points in {d} dimensions; Moments need more points than dimensions")
-    C = _center(X)
-    return Moments(_gram(C, rows=False), X.mean(0), n, C.square().sum().item(), X.square().sum().item(),
+    mu = X.mean(0)
+    C = _center(X, mu)
+    return Moments(_gram(C, rows=False), mu, n, C.square().sum().item(), X.square().sum().item(),
                    bool((X == X[0]).all()))
 
 def anisotropy(
@@ -113,7 +114,7 @@ def average_cosine(
     if center:
         mu = X.mean(0)
         tol = 4 * math.sqrt(d) * torch.finfo(torch.float64).eps * (torch.linalg.vector_norm(X, dim=1) + mu.norm())
-        X = _center(X)
+        X = _center(X, mu)
     return _avg_cos(_unit_rows(X, tol).sum(0), n)
 
 # %% ../nbs/01_anisotropy.ipynb #10fc723d
