@@ -133,12 +133,12 @@ def _exact_torch(X, cand, k, block_bytes):
 
 # %% ../nbs/00_knn.ipynb #681dd78c
 @numba.njit(cache=True, inline="always")
-def _select(v, ix, m, c):
-    "Reorder v[:m] (and ix along) so that v[:c] hold the c largest values (quickselect); return the least of them."
+def _quickselect(v, ix, m, c):
+    "Reorder v[:m] (and ix along) so that v[:c] hold the c largest values (quickselect, median of three)."
     lo, hi, kth = 0, m - 1, c - 1
     while lo < hi:
         a, b, e = v[lo], v[(lo + hi) >> 1], v[hi]
-        p = max(min(a, b), min(max(a, b), e))        # median of three
+        p = max(min(a, b), min(max(a, b), e))
         i, j = lo, hi
         while i <= j:
             while v[i] > p: i += 1
@@ -150,45 +150,92 @@ def _select(v, ix, m, c):
         if kth <= j: hi = j
         elif kth >= i: lo = i
         else: break
-    t = v[0]
-    for a in range(1, c): t = min(t, v[a])
-    return t
+
+@numba.njit(cache=True, inline="always")
+def _count_above(v, m, p):
+    n = 0
+    for q in range(m): n += v[q] > p
+    return n
+
+@numba.njit(cache=True, inline="always")
+def _shrink(v, ix, m, c, t, slack):
+    "Keep in v[:m] (and ix) only the values above a new threshold p with c <= count <= c + slack; return (count, p)."
+    lo, hi = t, v[0]
+    for q in range(1, m): hi = max(hi, v[q])
+    if lo == -np.inf:
+        lo = v[0]
+        for q in range(1, m): lo = min(lo, v[q])
+        lo = np.nextafter(lo, np.float32(-np.inf))
+    n_lo = m
+    for _ in range(40):                              # bisection on the value: counts are vectorised
+        p = np.float32(0.5 * (np.float64(lo) + np.float64(hi)))
+        if p <= lo or p >= hi: break
+        n = _count_above(v, m, p)
+        if n >= c:
+            lo, n_lo = p, n
+            if n <= c + slack: break
+        else: hi = p
+    if n_lo > c + 2 * slack:                         # ties (or slack 0): fall back to exactly c
+        _quickselect(v, ix, m, c)
+        p = v[0]
+        for q in range(1, c): p = min(p, v[q])
+        return c, p
+    k = 0
+    for q in range(m):                               # compact, no branch
+        x = v[q]
+        v[k] = x; ix[k] = ix[q]
+        k += x > lo
+    return k, lo
 
 @numba.njit(parallel=True, cache=True)
 def _scan_rows(G, r0, c0, vals, idx, cnt, thr, c):
-    "Offer score block G (rows r0.., columns c0..) to the candidate buffers of its rows."
-    cap = vals.shape[1]
-    for r in numba.prange(G.shape[0]):
-        i = r0 + r
-        t, m = thr[i], cnt[i]
-        for j in range(G.shape[1]):
-            x = G[r, j]
-            if x > t and c0 + j != i:               # one compare per score: buffers fill rarely
-                vals[i, m] = x; idx[i, m] = c0 + j; m += 1
-                if m == cap:
-                    t = _select(vals[i], idx[i], m, c); m = c
-        cnt[i], thr[i] = m, t
+    "Offer score block G (rows r0.., columns c0..) to the candidate buffers of its rows (32 rows per task)."
+    cap, R, W = vals.shape[1], 32, 16
+    nc = G.shape[1]
+    for s in numba.prange((G.shape[0] + R - 1) // R):
+        for r in range(s * R, min(s * R + R, G.shape[0])):
+            i = r0 + r
+            t, m = thr[i], cnt[i]
+            for j0 in range(0, nc, W):
+                j1 = min(j0 + W, nc)
+                hit = False
+                for j in range(j0, j1): hit |= G[r, j] > t      # vectorised: most strips end here
+                if not hit: continue
+                if m > cap - W: m, t = _shrink(vals[i], idx[i], m, c, t, c // 4)
+                for j in range(j0, j1):                         # no branch: write, keep if it beats t
+                    x = G[r, j]
+                    vals[i, m] = x; idx[i, m] = c0 + j
+                    m += (x > t) & (c0 + j != i)
+            cnt[i], thr[i] = m, t
 
 @numba.njit(parallel=True, cache=True)
 def _scan_cols(G, r0, c0, vals, idx, cnt, thr, c):
-    "Offer the transpose of G to the buffers of its columns (strips of 16 columns per thread, rows in order)."
+    "Offer the transpose of G to the buffers of its columns (strips of 16 columns per task, rows in order)."
     cap, W = vals.shape[1], 16
-    for s in numba.prange((G.shape[1] + W - 1) // W):
+    nc = G.shape[1]
+    for s in numba.prange((nc + W - 1) // W):
+        j0, w = s * W, min(W, nc - s * W)
+        t = np.empty(W, np.float32)                     # the strip's thresholds, held locally
+        for a in range(W): t[a] = thr[c0 + j0 + a] if a < w else np.inf
         for r in range(G.shape[0]):
-            for j in range(s * W, min(s * W + W, G.shape[1])):
-                i = c0 + j
-                if G[r, j] > thr[i] and r0 + r != i:
+            hit = False
+            for a in range(W): hit |= G[r, j0 + min(a, w - 1)] > t[a]
+            if not hit: continue
+            for a in range(w):
+                i = c0 + j0 + a
+                if G[r, j0 + a] > t[a] and r0 + r != i:
                     m = cnt[i]
-                    vals[i, m] = G[r, j]; idx[i, m] = r0 + r; m += 1
-                    if m == cap:
-                        thr[i] = _select(vals[i], idx[i], m, c); m = c
+                    vals[i, m] = G[r, j0 + a]; idx[i, m] = r0 + r; m += 1
+                    if m > cap - W: m, t[a] = _shrink(vals[i], idx[i], m, c, t[a], c // 4)
                     cnt[i] = m
+        for a in range(w): thr[c0 + j0 + a] = t[a]
 
 @numba.njit(parallel=True, cache=True)
-def _keep_best(vals, idx, cnt, c, out):
+def _keep_best(vals, idx, cnt, thr, c, out):
     for i in numba.prange(vals.shape[0]):
-        if cnt[i] > c: _select(vals[i], idx[i], cnt[i], c)
-        out[i] = np.sort(idx[i, :c])                 # index order, so that ties go to the lower index
+        if cnt[i] > c: _shrink(vals[i], idx[i], cnt[i], c, thr[i], 0)
+        idx[i, :c].sort()                            # index order, so that ties go to the lower index
+        out[i] = idx[i, :c]
 
 @numba.njit(parallel=True, cache=True, fastmath=True)
 def _exact_rows(X, cand, k, d2, out):
@@ -220,11 +267,12 @@ def _candidates_numba(S, c, b, symmetric, progress=False):
     "Indices of the `c` approximately nearest other rows of every row of `S` (float32 search, threshold buffers)."
     n = len(S)
     half = S.square().sum(1).mul_(0.5)
-    vals = np.empty((n, 2 * c), np.float32)
-    idx = np.empty((n, 2 * c), np.int64)
+    vals = np.empty((n, 2 * c + 16), np.float32)   # c best, then room for c more and a strip of 16
+    idx = np.empty((n, 2 * c + 16), np.int64)
     cnt = np.zeros(n, np.int64)
     thr = np.full(n, -np.inf, np.float32)
     blocks = [(I, J) for I in range(0, n, b) for J in (range(I, n, b) if symmetric else [0])]
+    blocks.sort(key=lambda IJ: IJ[0] != IJ[1])    # diagonal blocks first: every buffer then fills in a row scan
     if progress: blocks = tqdm(blocks, desc=f"knn search (c={c})", unit="block")
     for I, J in blocks:
         if not symmetric:
@@ -235,7 +283,7 @@ def _candidates_numba(S, c, b, symmetric, progress=False):
         _scan_rows(G, I, J, vals, idx, cnt, thr, c)
         if symmetric and J != I: _scan_cols(G, I, J, vals, idx, cnt, thr, c)
     cand = np.empty((n, c), np.int64)
-    _keep_best(vals, idx, cnt, c, cand)
+    _keep_best(vals, idx, cnt, thr, c, cand)
     return cand
 
 @contextmanager
@@ -251,7 +299,7 @@ def knn(
     X,                          # (n, d) points; float16/bfloat16 are upcast
     k:int,                      # neighbours per point, self excluded
     extra:int=None,             # spare candidates kept from the float32 search (default max(4, k // 8))
-    chunk_size:int=None,        # rows per block of the search (default 1024; torch engine: 2048 for many candidates)
+    chunk_size:int=None,        # rows per block of the search (default 512; torch engine: 1024, or 2048 for many candidates)
     symmetric:bool=None,        # compute each block pair once and use it for rows and columns (default: numba always, torch c <= 32)
     engine:str=None,            # "numba" (default on CPU) or "torch" (default elsewhere; any device)
     block_bytes:int=2**22,      # torch engine: working set of one recompute block (sized to stay in cache)
@@ -274,7 +322,7 @@ def knn(
     S = _search_copy(X)
     if engine == "numba":
         with _threads():
-            cand = _candidates_numba(S, c, int(chunk_size or 1024), True if symmetric is None else symmetric, progress)
+            cand = _candidates_numba(S, c, int(chunk_size or 512), True if symmetric is None else symmetric, progress)
             d2, idx = np.empty((n, k)), np.empty((n, k), np.int64)
             _exact_rows(X.numpy(), cand, k, d2, idx)
         d2, idx = torch.from_numpy(d2), torch.from_numpy(idx)
