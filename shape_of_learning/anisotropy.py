@@ -12,8 +12,9 @@ import numpy as np
 import pandas as pd
 import scipy.linalg
 import scipy.linalg.blas
+import scipy.linalg.lapack
 import torch
-from .knn import as_points, sqrt64
+from .knn import as_matrix, as_points, sqrt64
 
 # %% auto #0
 __all__ = ['Moments', 'moments', 'anisotropy', 'average_cosine', 'InterSim', 'IntraSim']
@@ -30,11 +31,45 @@ def _gram(X, rows:bool):
     A = X.numpy().T                                  # Fortran view (d, n) of the C-ordered rows: no copy
     return torch.from_numpy(scipy.linalg.blas.dsyrk(1.0, A, trans=int(rows)))
 
-def _top_eig(G) -> float:
-    "Largest eigenvalue of the symmetric matrix whose upper triangle is G (LAPACK's MRRR on the CPU: that one only)."
-    if G.device.type != "cpu": return torch.linalg.eigvalsh(G.triu() + G.triu(1).T)[-1].item()
-    m = len(G)
-    return float(scipy.linalg.eigh(G.numpy(), lower=False, eigvals_only=True, subset_by_index=[m - 1, m - 1],
+def _lanczos_top(A, u=None, tol:float=1e-14, steps:int=128):
+    "Largest Ritz value of S = A + u u^T (A symmetric, upper triangle read) and its residual; full reorthogonalisation."
+    d = len(A)
+    steps = min(d, steps)
+    Q = np.empty((steps + 1, d))
+    q = np.random.default_rng(0).standard_normal(d)  # a fixed start: the same value on every run
+    Q[0] = q / np.linalg.norm(q)
+    al, be = np.empty(steps), np.empty(steps)
+    for j in range(steps):
+        w = scipy.linalg.blas.dsymv(1.0, A, Q[j])
+        if u is not None: w += (u @ Q[j]) * u
+        al[j] = Q[j] @ w
+        for _ in range(2): w -= Q[:j + 1].T @ (Q[:j + 1] @ w)
+        be[j] = np.linalg.norm(w)
+        if j % 4 == 3 or j == steps - 1 or be[j] == 0:
+            th, s = scipy.linalg.eigh_tridiagonal(al[:j + 1], be[:j], select="i", select_range=(j, j))
+            theta, res = float(th[0]), float(be[j] * abs(s[-1, 0]))
+            if res <= tol * abs(theta) or be[j] == 0: break
+        Q[j + 1] = w / be[j]
+    return theta, res
+
+def _below(A, u, sigma) -> bool:
+    "Is sigma I - (A + u u^T) positive definite (its Cholesky factorisation succeeds)? Then every eigenvalue < sigma."
+    B = -np.triu(A) if u is None else -np.triu(A + np.outer(u, u))
+    B[np.diag_indices_from(B)] += sigma
+    return scipy.linalg.lapack.dpotrf(B, lower=0, clean=0, overwrite_a=1)[1] == 0
+
+def _top_eig(G, u=None) -> float:
+    "Largest eigenvalue of A + u u^T, A the symmetric matrix whose upper triangle is G (CPU: certified Lanczos, else MRRR)."
+    if u is not None: u = u.to(G)
+    if G.device.type != "cpu":
+        S = G.triu() + G.triu(1).T + (0 if u is None else torch.outer(u, u))
+        return torch.linalg.eigvalsh(S)[-1].item()
+    A, un, m = G.numpy(), None if u is None else u.numpy(), len(G)
+    if m >= 64:
+        theta, res = _lanczos_top(A, un)
+        if res <= 1e-14 * abs(theta) and _below(A, un, theta * (1 + 1e-12) + res): return theta
+    if un is not None: A = A + np.outer(un, un)
+    return float(scipy.linalg.eigh(A, lower=False, eigvals_only=True, subset_by_index=[m - 1, m - 1],
                                    driver="evr", check_finite=False)[0])
 
 @dataclass
@@ -53,17 +88,19 @@ class Moments:
             if self.identical: raise ValueError(f"all {self.n} points of X are identical: the centered cloud has zero spread, so anisotropy is undefined")
             return min(1.0, _top_eig(self.gram) / self.sq_centered)
         if self.sq == 0: raise ValueError("X is all zeros: zero spread, so anisotropy is undefined")
-        return min(1.0, _top_eig(self.gram + self.n * torch.outer(self.mean, self.mean)) / self.sq)
+        return min(1.0, _top_eig(self.gram, math.sqrt(self.n) * self.mean) / self.sq)
 
 def moments(X, device=None) -> Moments:
     "The `Moments` of `X` (n > d), for `anisotropy(X, center, moments=...)` with both values of `center`."
-    X = as_points(X, min_points=2, device=device).double()
+    X = as_points(X, min_points=2, device=device)
     n, d = X.shape
     if n <= d: raise ValueError(f"X has {n} points in {d} dimensions; Moments need more points than dimensions")
+    identical = bool((X == X[0]).all())
+    X = X.double()
     mu = X.mean(0)
-    C = _center(X, mu)
-    return Moments(_gram(C, rows=False), mu, n, C.square().sum().item(), X.square().sum().item(),
-                   bool((X == X[0]).all()))
+    G = _gram(_center(X, mu), rows=False)
+    sq_c = G.diagonal().sum().item()                 # ||X_c||_F^2 is the trace of X_c^T X_c
+    return Moments(G, mu, n, sq_c, sq_c + n * mu.dot(mu).item(), identical)
 
 def anisotropy(
     X,                  # (n, d) points: numpy or torch, any float dtype (float16/bfloat16 are upcast)
@@ -73,7 +110,7 @@ def anisotropy(
 ) -> float:             # sigma_1^2 / sum_i sigma_i^2, in [1/min(n, d), 1]
     "Share of the squared Frobenius norm carried by the top singular direction of `X`, computed in float64."
     if moments is not None:
-        n, d = as_points(X, min_points=2).shape
+        n, d = as_matrix(X).shape                    # checked when the moments were taken
         if moments.n != n or len(moments.mean) != d:
             raise ValueError(f"moments are of {moments.n} points in {len(moments.mean)} dimensions; X is {n} x {d}")
         return moments.anisotropy(center)
