@@ -23,7 +23,7 @@ __all__ = ['Moments', 'moments', 'anisotropy', 'average_cosine', 'InterSim', 'In
 def _center(X, mean=None):
     "Subtract the column mean (`mean` if already computed) in two passes; the second removes the first's rounding."
     R = X - (X.mean(0) if mean is None else mean)
-    return R - R.mean(0)
+    return R.sub_(R.mean(0))
 
 def _gram(X, rows:bool):
     "Upper triangle of X X^T (`rows`) or X^T X, float64; one BLAS syrk on the CPU (half the work of a product)."
@@ -95,10 +95,9 @@ def moments(X, device=None) -> Moments:
     X = as_points(X, min_points=2, device=device)
     n, d = X.shape
     if n <= d: raise ValueError(f"X has {n} points in {d} dimensions; Moments need more points than dimensions")
-    identical = bool((X == X[0]).all())
-    X = X.double()
-    mu = X.mean(0)
-    G = _gram(_center(X, mu), rows=False)
+    identical = bool((X[1] == X[0]).all() and (X == X[0]).all())
+    mu = X.mean(0, dtype=torch.float64)
+    G = _gram(_center(X, mu), rows=False)            # X - mu is float64: no separate float64 copy of X
     sq_c = G.diagonal().sum().item()                 # ||X_c||_F^2 is the trace of X_c^T X_c
     return Moments(G, mu, n, sq_c, sq_c + n * mu.dot(mu).item(), identical)
 

@@ -51,6 +51,7 @@ from itertools import product
 import numpy as np
 import pandas as pd
 from .anisotropy import anisotropy, moments, average_cosine, InterSim, IntraSim
+from .knn import as_points, checked_points
 from .intrinsic_dim import twonn, mada, mom, mle
 from .data import token_windows
 
@@ -181,13 +182,15 @@ def _batch_rows(X, ms, batch_size, seed):
     if not ms: return {}
     kmax = max(m.k for m in ms)
     vals = {m.name: [] for m in ms}
-    for b in batch_indices(len(X), batch_size, True, seed):
-        Xb = X[torch.from_numpy(b).to(X.device)]
-        nb = distinct_knn(Xb, kmax) if kmax else None
-        mo = moments(Xb) if any(m.moments for m in ms) and len(Xb) > Xb.shape[1] else None
-        for m in ms:
-            kw = dict(neighbors=nb) if m.k else dict(moments=mo) if m.moments else {}
-            vals[m.name].append(float(m.fn(Xb, **kw, **m.params)))
+    X = as_points(X, min_points=0)                   # checked once here, not again in every batch
+    with checked_points():
+        for b in batch_indices(len(X), batch_size, True, seed):
+            Xb = X[torch.from_numpy(b).to(X.device)]
+            nb = distinct_knn(Xb, kmax) if kmax else None
+            mo = moments(Xb) if any(m.moments for m in ms) and len(Xb) > Xb.shape[1] else None
+            for m in ms:
+                kw = dict(neighbors=nb) if m.k else dict(moments=mo) if m.moments else {}
+                vals[m.name].append(float(m.fn(Xb, **kw, **m.params)))
     return {m: dict(metric=m, value=float(np.mean(v)), std=float(np.std(v)), n_batches=len(v)) for m, v in vals.items()}
 
 def metric_rows(X, ids, metrics, batch_size:int=4096, seed:int=0, stream_chunk:int=65536) -> list:

@@ -8,6 +8,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/knn.html.md"""
 from __future__ import annotations
 import math
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 import numba
 import numpy as np
@@ -15,7 +16,7 @@ import torch
 from tqdm.auto import tqdm
 
 # %% auto #0
-__all__ = ['as_matrix', 'as_points', 'KNN', 'sqrt64', 'knn']
+__all__ = ['as_matrix', 'checked_points', 'as_points', 'KNN', 'sqrt64', 'knn']
 
 # %% ../nbs/00_knn.ipynb #f00c4c76
 def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
@@ -31,6 +32,15 @@ def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
     if T.is_complex() or T.dtype == torch.bool: raise ValueError(f"{name} has dtype {T.dtype}; expected real numbers")
     return T
 
+_CHECKED = ContextVar("checked", default=False)
+
+@contextmanager
+def checked_points():
+    "Inside this block `as_points` skips the finiteness pass: for callers that validated the points once already."
+    token = _CHECKED.set(True)
+    try: yield
+    finally: _CHECKED.reset(token)
+
 def as_points(
     X,                      # (n_points, dim) array-like: numpy, torch (any device) or nested lists
     min_points:int=2,       # fewer rows than this is an error
@@ -44,7 +54,7 @@ def as_points(
     n, d = T.shape
     if d == 0: raise ValueError(f"{name} has {n} points of dimension 0")
     if n < min_points: raise ValueError(f"{name} has {n} points; this needs at least {min_points}")
-    if T.numel() and all(torch.isfinite(v) for v in torch.aminmax(T)): return T   # one cheap pass (NaN propagates)
+    if _CHECKED.get() or T.numel() and all(torch.isfinite(v) for v in torch.aminmax(T)): return T   # NaN propagates
     bad = ~torch.isfinite(T).all(dim=1)
     if bad.any():
         rows = bad.nonzero().flatten()
@@ -79,10 +89,13 @@ def _pow2(X) -> float:
     return 1.0 if m == 0 or not math.isfinite(m) else 2.0 ** -math.floor(math.log2(m))
 
 def _search_copy(X):
-    "float32 search copy: X rescaled by a power of two, minus its mean, rescaled again (no overflow, no underflow)."
-    C = X * _pow2(X)
-    C = C - C.mean(0)                    # any shift leaves distances alone; this one shrinks the norms
-    return (C * _pow2(C)).float()
+    "float32 search copy: X minus its mean, rescaled by a power of two (no overflow, no underflow)."
+    m = float(X.abs().max())
+    if not 2.0 ** -60 < m < 2.0 ** 60: X = X * _pow2(X)     # far from 1: rescale first (exact), then center
+    C = X - X.mean(0)                    # any shift leaves distances alone; this one shrinks the norms
+    lo, hi = torch.aminmax(C)
+    m = max(-float(lo), float(hi))
+    return (C.mul_(2.0 ** -math.floor(math.log2(m))) if m > 0 else C).float()
 
 def _candidates_torch(S, c, b, symmetric, progress=False):
     "Indices of the `c` approximately nearest other rows of every row of `S` (float32 search, torch top-k)."
