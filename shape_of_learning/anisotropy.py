@@ -8,13 +8,14 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/anisotropy.html.md""
 from __future__ import annotations
 import math
 from dataclasses import dataclass
+import numba
 import numpy as np
 import pandas as pd
 import scipy.linalg
 import scipy.linalg.blas
 import scipy.linalg.lapack
 import torch
-from .knn import as_matrix, as_points, sqrt64
+from .knn import as_matrix, as_points, numba_threads, sqrt64
 
 # %% auto #0
 __all__ = ['Moments', 'moments', 'anisotropy', 'average_cosine', 'InterSim', 'IntraSim']
@@ -96,8 +97,9 @@ def moments(X, device=None) -> Moments:
     n, d = X.shape
     if n <= d: raise ValueError(f"X has {n} points in {d} dimensions; Moments need more points than dimensions")
     identical = bool((X[1] == X[0]).all() and (X == X[0]).all())
-    mu = X.mean(0, dtype=torch.float64)
-    G = _gram(_center(X, mu), rows=False)            # X - mu is float64: no separate float64 copy of X
+    X = X.double()                                   # (torch's mixed float32 - float64 arithmetic is slower)
+    mu = X.mean(0)
+    G = _gram(_center(X, mu), rows=False)
     sq_c = G.diagonal().sum().item()                 # ||X_c||_F^2 is the trace of X_c^T X_c
     return Moments(G, mu, n, sq_c, sq_c + n * mu.dot(mu).item(), identical)
 
@@ -123,16 +125,36 @@ def anisotropy(
     return min(1.0, _top_eig(_gram(X, rows=n <= d)) / tr.item())   # rank-1 clouds can round a hair above 1
 
 # %% ../nbs/01_anisotropy.ipynb #51b1f1c7
+@numba.njit(parallel=True, cache=True, fastmath={"reassoc"})
+def _unit_rows_cpu(X, out, norms):
+    "out = X / ||x_i|| row by row in float64, norms = ||x_i||: one read of X (float32 or float64), one write."
+    for i in numba.prange(X.shape[0]):
+        s = 0.0
+        for j in range(X.shape[1]):
+            v = np.float64(X[i, j])
+            s += v * v
+        r = math.sqrt(s)                             # IEEE sqrt: correctly rounded
+        norms[i] = r
+        for j in range(X.shape[1]): out[i, j] = np.float64(X[i, j]) / r
+
 def _unit_rows(X, tol=None, name="X"):
-    "Rows of float64 `X` scaled to unit norm; rows with norm <= `tol` (default 0) are refused."
-    r = sqrt64(X.square().sum(1))   # correctly rounded sqrt on CPU (see the torch.sqrt note in `knn`)
+    "Rows of `X` scaled to unit norm, in float64; rows with norm <= `tol` (default 0) are refused."
+    if X.device.type == "cpu" and len(X):
+        A = X.contiguous().numpy()
+        U, r = np.empty(A.shape), np.empty(len(A))
+        with numba_threads(): _unit_rows_cpu(A, U, r)
+        U, r = torch.from_numpy(U), torch.from_numpy(r)
+    else:
+        X = X.double()
+        r = sqrt64(X.square().sum(1))                # correctly rounded sqrt (see the torch.sqrt note in `knn`)
+        U = None
     bad = r == 0 if tol is None else r <= tol
     if bad.any():
         rows = bad.nonzero().flatten()
         what = "zero norm" if tol is None else "zero norm after centering (they equal the mean)"
         raise ValueError(f"{len(rows)} of {len(X)} rows of {name} have {what} (first: {rows[:5].tolist()}); "
                          "the cosine is undefined for them")
-    return X / r.unsqueeze(1)
+    return U if U is not None else X / r.unsqueeze(1)
 
 def _avg_cos(S, n):
     "Mean cosine over distinct pairs from the sum `S` of `n` unit vectors."
@@ -144,10 +166,11 @@ def average_cosine(
     device=None,        # where to compute; default: where X is
 ) -> float:             # mean of cos(x_i, x_j) over the n(n-1) ordered pairs i != j
     "Average cosine similarity between distinct rows of `X` in O(n d), accumulated in float64."
-    X = as_points(X, min_points=2, device=device).double()
+    X = as_points(X, min_points=2, device=device)
     n, d = X.shape
     tol = None
     if center:
+        X = X.double()
         mu = X.mean(0)
         tol = 4 * math.sqrt(d) * torch.finfo(torch.float64).eps * (torch.linalg.vector_norm(X, dim=1) + mu.norm())
         X = _center(X, mu)
@@ -174,7 +197,7 @@ class InterSim:
         B = as_points(batch, min_points=0, name="batch", device=self.device)
         self._check_dim(B.shape[1])
         if len(B) == 0: return self
-        s = _unit_rows(B.double(), name="batch").sum(0)
+        s = _unit_rows(B, name="batch").sum(0)
         if self.device is None: self.device = B.device
         self.d = B.shape[1]
         self._push(s)
@@ -258,7 +281,7 @@ class IntraSim:
         if len(B) == 0: return self
         if ids.dtype.is_floating_point or ids.is_complex() or ids.dtype == torch.bool:
             raise ValueError(f"token_ids must be integers; got dtype {ids.dtype}")
-        U = _unit_rows(B.double(), name="batch")
+        U = _unit_rows(B, name="batch")
         u, inv = torch.unique(ids.to(U.device, torch.int64), return_inverse=True)
         sums = torch.zeros(len(u), U.shape[1], dtype=torch.float64, device=U.device).index_add_(0, inv, U)
         counts = torch.bincount(inv, minlength=len(u))

@@ -16,7 +16,7 @@ import torch
 from tqdm.auto import tqdm
 
 # %% auto #0
-__all__ = ['as_matrix', 'checked_points', 'as_points', 'KNN', 'sqrt64', 'knn']
+__all__ = ['as_matrix', 'checked_points', 'as_points', 'KNN', 'sqrt64', 'numba_threads', 'knn']
 
 # %% ../nbs/00_knn.ipynb #f00c4c76
 def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
@@ -300,8 +300,8 @@ def _candidates_numba(S, c, b, symmetric, progress=False):
     return cand
 
 @contextmanager
-def _threads():
-    "numba's worker count follows torch's (torch.set_num_threads limits both)."
+def numba_threads():
+    "Inside: numba kernels use as many threads as torch (torch.set_num_threads limits both)."
     old = numba.get_num_threads()
     numba.set_num_threads(max(1, min(torch.get_num_threads(), numba.config.NUMBA_NUM_THREADS)))
     try: yield
@@ -334,7 +334,7 @@ def knn(
         unit = _pow2(X); X = X * unit
     S = _search_copy(X)
     if engine == "numba":
-        with _threads():
+        with numba_threads():
             cand = _candidates_numba(S, c, int(chunk_size or 512), True if symmetric is None else symmetric, progress)
             d2, idx = np.empty((n, k)), np.empty((n, k), np.int64)
             _exact_rows(X.numpy(), cand, k, d2, idx)
