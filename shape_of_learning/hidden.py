@@ -36,7 +36,9 @@ def layer_states(model, input_ids, attention_mask=None) -> LayerStates:
         hook = blocks[-1].register_forward_hook(
             lambda m, i, o: out_last.__setitem__("h", o[0] if isinstance(o, tuple) else o))
     try:
-        hs = model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True).hidden_states
+        trunk = getattr(model, "base_model", model)  # not the LM head: logits are never needed (a fifth of the pass)
+        hs = trunk(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True,
+                   use_cache=False).hidden_states
     finally:
         if hook is not None: hook.remove()
     L = len(hs) - 1
