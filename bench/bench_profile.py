@@ -5,8 +5,8 @@ Run:  python bench/bench_profile.py [--model smollm2] [--tokens 16384] [--metric
 Prints, for the default policies and for the call that computes both outlier policies in one pass:
 seconds and multiples of the bare forward pass (`model(ids)`, timed before and after the profiles, the mean of the
 two; also the trunk alone, without the LM head, which is what a profile runs), the split of the profile's time
-(forward pass with hidden-state
-extraction, exact kNN, outlier selection, spectra, cosine sums and everything else), and peak resident memory.
+(forward pass with hidden-state extraction, exact kNN, outlier selection, spectra, cosine sums and everything else),
+and peak resident memory.
 The last line is the target: `target: profile <= 1.8 x forward -> met|NOT met (R.RRx)`. Not a test: never run in CI.
 """
 import argparse, os, resource, time
@@ -16,7 +16,7 @@ import numpy as np, torch
 import shape_of_learning.hidden as H
 import shape_of_learning.intrinsic_dim as I
 from shape_of_learning.models import load_model
-from shape_of_learning.hidden import METRICS, ProfileSpec, layer_profile, cached_windows, special_affixes
+from shape_of_learning.hidden import METRICS, ProfileSpec, profile_spec, layer_profile, cached_windows, special_affixes
 from shape_of_learning.data import wiki_source
 
 TARGET = 1.8
@@ -97,7 +97,7 @@ def main():
     trunk = forward(trunk=True)
     runs = {}
     for label, sp in [("profile, default policies", spec), ("profile, outliers keep + drop in one pass",
-                                                            ProfileSpec(**{**spec.__dict__, "outliers": ("keep", "drop")}))]:
+                                                            profile_spec(spec, outliers=("keep", "drop")))]:
         split = defaultdict(float)
         with timed_parts(split):
             t = time.perf_counter()

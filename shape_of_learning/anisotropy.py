@@ -147,14 +147,14 @@ def _unit_rows(X, tol=None, name="X"):
     else:
         X = X.double()
         r = sqrt64(X.square().sum(1))                # correctly rounded sqrt (see the torch.sqrt note in `knn`)
-        U = None
+        U = X / r.unsqueeze(1)
     bad = r == 0 if tol is None else r <= tol
     if bad.any():
         rows = bad.nonzero().flatten()
         what = "zero norm" if tol is None else "zero norm after centering (they equal the mean)"
         raise ValueError(f"{len(rows)} of {len(X)} rows of {name} have {what} (first: {rows[:5].tolist()}); "
                          "the cosine is undefined for them")
-    return U if U is not None else X / r.unsqueeze(1)
+    return U
 
 def _avg_cos(S, n):
     "Mean cosine over distinct pairs from the sum `S` of `n` unit vectors."

@@ -83,19 +83,20 @@ def sqrt64(t):
     if t.device.type == "cpu": return torch.from_numpy(np.sqrt(t.numpy()))
     return t.sqrt()
 
-def _pow2(X) -> float:
-    "The power of two that brings the largest |entry| of X into [1, 2): rescaling by it is exact."
-    m = float(X.abs().max())
+def _absmax(X) -> float:
+    "The largest |entry| of X (one pass, no temporary)."
+    lo, hi = torch.aminmax(X)
+    return max(-float(lo), float(hi))
+
+def _pow2(m:float) -> float:
+    "The power of two that brings a largest |entry| `m` into [1, 2): rescaling by it is exact."
     return 1.0 if m == 0 or not math.isfinite(m) else 2.0 ** -math.floor(math.log2(m))
 
-def _search_copy(X):
-    "float32 search copy: X minus its mean, rescaled by a power of two (no overflow, no underflow)."
-    m = float(X.abs().max())
-    if not 2.0 ** -60 < m < 2.0 ** 60: X = X * _pow2(X)     # far from 1: rescale first (exact), then center
+def _search_copy(X, m:float):
+    "float32 search copy of X (largest |entry| m): minus its mean, rescaled by a power of two (no overflow, no underflow)."
+    if not 2.0 ** -60 < m < 2.0 ** 60: X = X * _pow2(m)     # far from 1: rescale first (exact), then center
     C = X - X.mean(0)                    # any shift leaves distances alone; this one shrinks the norms
-    lo, hi = torch.aminmax(C)
-    m = max(-float(lo), float(hi))
-    return (C.mul_(2.0 ** -math.floor(math.log2(m))) if m > 0 else C).float()
+    return C.mul_(_pow2(_absmax(C))).float()
 
 def _candidates_torch(S, c, b, symmetric, progress=False):
     "Indices of the `c` approximately nearest other rows of every row of `S` (float32 search, torch top-k)."
@@ -245,6 +246,7 @@ def _scan_cols(G, r0, c0, vals, idx, cnt, thr, c):
 
 @numba.njit(parallel=True, cache=True)
 def _keep_best(vals, idx, cnt, thr, c, out):
+    "Cut every buffer to exactly its c best and write their indices to `out`, in index order."
     for i in numba.prange(vals.shape[0]):
         if cnt[i] > c: _shrink(vals[i], idx[i], cnt[i], c, thr[i], 0)
         idx[i, :c].sort()                            # index order, so that ties go to the lower index
@@ -329,10 +331,10 @@ def knn(
         raise ValueError(f"engine='numba' runs on the CPU but X is on {X.device}; use engine='torch' there")
     n, d = X.shape
     c = min(n - 1, k + (max(4, k // 8) if extra is None else extra))
-    unit = 1.0                                       # float64 beyond float32's range: square exactly rescaled values
-    if X.dtype == torch.float64 and not 2.0 ** -100 <= float(X.abs().max()) <= 2.0 ** 100:
-        unit = _pow2(X); X = X * unit
-    S = _search_copy(X)
+    unit, m = 1.0, _absmax(X)                        # float64 beyond float32's range: square exactly rescaled values
+    if X.dtype == torch.float64 and not 2.0 ** -100 <= m <= 2.0 ** 100:
+        unit = _pow2(m); X = X * unit; m *= unit
+    S = _search_copy(X, m)
     if engine == "numba":
         with numba_threads():
             cand = _candidates_numba(S, c, int(chunk_size or 512), True if symmetric is None else symmetric, progress)
