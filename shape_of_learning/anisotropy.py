@@ -15,7 +15,7 @@ import scipy.linalg
 import scipy.linalg.blas
 import scipy.linalg.lapack
 import torch
-from .knn import as_matrix, as_points, numba_threads, sqrt64
+from .knn import as_matrix, as_points, numba_threads, sqrt64, square_safe
 
 # %% auto #0
 __all__ = ['Moments', 'moments', 'anisotropy', 'average_cosine', 'InterSim', 'IntraSim']
@@ -76,7 +76,7 @@ def _top_eig(G, u=None) -> float:
 @dataclass
 class Moments:
     "Second moments of one cloud with more points than dimensions: both anisotropies from one Gram matrix."
-    gram: torch.Tensor      # upper triangle of X_c^T X_c (d, d), float64, X_c the centered points
+    gram: torch.Tensor      # upper triangle of X_c^T X_c (d, d), float64, X_c the centered points (times 2^e beyond 2^+-400)
     mean: torch.Tensor      # column mean mu (d,)
     n: int                  # points
     sq_centered: float      # ||X_c||_F^2
@@ -97,7 +97,7 @@ def moments(X, device=None) -> Moments:
     n, d = X.shape
     if n <= d: raise ValueError(f"X has {n} points in {d} dimensions; Moments need more points than dimensions")
     identical = bool((X[1] == X[0]).all() and (X == X[0]).all())
-    X = X.double()                                   # (torch's mixed float32 - float64 arithmetic is slower)
+    X = square_safe(X.double())[0]                    # (torch's mixed float32 - float64 arithmetic is slower)
     mu = X.mean(0)
     G = _gram(_center(X, mu), rows=False)
     sq_c = G.diagonal().sum().item()                 # ||X_c||_F^2 is the trace of X_c^T X_c
@@ -115,7 +115,7 @@ def anisotropy(
         if moments.n != n or len(moments.mean) != d:
             raise ValueError(f"moments are of {moments.n} points in {len(moments.mean)} dimensions; X is {n} x {d}")
         return moments.anisotropy(center)
-    X = as_points(X, min_points=2, device=device).double()
+    X = square_safe(as_points(X, min_points=2, device=device).double())[0] # the ratio does not see the rescale
     n, d = X.shape
     if center:
         if (X == X[0]).all(): raise ValueError(f"all {n} points of X are identical: the centered cloud has zero spread, so anisotropy is undefined")
@@ -133,6 +133,19 @@ def _unit_rows_cpu(X, out, norms):
         for j in range(X.shape[1]):
             v = np.float64(X[i, j])
             s += v * v
+        if s < 2.0 ** -960 or s > 2.0 ** 960:       # squares near float64's ends (or inf): redo on the row times 2^-e
+            mx = 0.0
+            for j in range(X.shape[1]): mx = max(mx, abs(np.float64(X[i, j])))
+            if mx > 0:
+                sc = math.ldexp(1.0, -math.frexp(mx)[1])   # exact: mx * sc is in [0.5, 1)
+                s = 0.0
+                for j in range(X.shape[1]):
+                    v = np.float64(X[i, j]) * sc
+                    s += v * v
+                r = math.sqrt(s)
+                norms[i] = r / sc
+                for j in range(X.shape[1]): out[i, j] = np.float64(X[i, j]) * sc / r
+                continue
         r = math.sqrt(s)                             # IEEE sqrt: correctly rounded
         norms[i] = r
         for j in range(X.shape[1]): out[i, j] = np.float64(X[i, j]) / r
@@ -144,10 +157,13 @@ def _unit_rows(X, tol=None, name="X"):
         U, r = np.empty(A.shape), np.empty(len(A))
         with numba_threads(): _unit_rows_cpu(A, U, r)
         U, r = torch.from_numpy(U), torch.from_numpy(r)
-    else:
+    else:                                            # each row times a power of two: exact, and no square overflows
         X = X.double()
-        r = sqrt64(X.square().sum(1))                # correctly rounded sqrt (see the torch.sqrt note in `knn`)
-        U = X / r.unsqueeze(1)
+        e = torch.frexp(X.abs().amax(1))[1].clamp(-1000, 1000)
+        sc = torch.ldexp(torch.ones_like(X[:, 0]), -e)
+        Y = X * sc.unsqueeze(1)
+        q = sqrt64(Y.square().sum(1))                # correctly rounded sqrt (see the torch.sqrt note in `knn`)
+        U, r = Y / q.unsqueeze(1), q / sc
     bad = r == 0 if tol is None else r <= tol
     if bad.any():
         rows = bad.nonzero().flatten()
@@ -170,7 +186,7 @@ def average_cosine(
     n, d = X.shape
     tol = None
     if center:
-        X = X.double()
+        X = square_safe(X.double())[0]
         mu = X.mean(0)
         tol = 4 * math.sqrt(d) * torch.finfo(torch.float64).eps * (torch.linalg.vector_norm(X, dim=1) + mu.norm())
         X = _center(X, mu)

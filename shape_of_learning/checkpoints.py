@@ -22,7 +22,8 @@ from .models import load_model
 # %% auto #0
 __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'Checkpoint', 'pythia_steps', 'pythia_paper2_steps',
            'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints',
-           'checkpoint_series', 'series', 'job_key', 'ResultStore', 'Measure', 'profile_measure', 'run_job', 'sweep']
+           'checkpoint_series', 'series', 'job_key', 'atomic_write', 'ResultStore', 'Measure', 'profile_measure',
+           'run_job', 'sweep']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -160,7 +161,8 @@ def job_key(**parts) -> dict:
 def _key_hash(key:dict) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:20]
 
-def _atomic_write(path:Path, data:bytes):
+def atomic_write(path:Path, data:bytes):
+    "Write `data` to `path` through a temporary file and a rename: a reader sees the old file or the whole new one."
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")     # unique across threads, processes and hosts
     with open(tmp, "wb") as f:
         f.write(data); f.flush(); os.fsync(f.fileno())
@@ -171,7 +173,12 @@ class ResultStore:
     STALE = 3600                                         # seconds after which a temporary file is a killed writer's
 
     def __init__(self, path):
-        self.path = Path(path); self.path.mkdir(parents=True, exist_ok=True)
+        self.path = Path(path)
+        try:                                             # a folder we cannot write to fails now, not after the first job
+            self.path.mkdir(parents=True, exist_ok=True)
+            probe = self.path / f".write-test.{uuid.uuid4().hex}.tmp"
+            probe.write_bytes(b""); probe.unlink()
+        except OSError as e: raise OSError(f"result store {self.path} is not writable: {e.strerror or e}") from e
         now = time.time()
         for tmp in self.path.glob(".*.tmp"):             # leftovers of killed writers; live writers' files are young
             try:
@@ -180,21 +187,28 @@ class ResultStore:
 
     def _receipt(self, key) -> Path: return self.path / f"{_key_hash(key)}.json"
 
+    @staticmethod
+    def _read(receipt:Path):
+        "The receipt's fields, or None if it is unreadable, not UTF-8, not JSON, or lacks a field."
+        try: r = json.loads(receipt.read_text(encoding="utf-8"))
+        except (OSError, ValueError): return None          # ValueError: bad JSON, and bytes that are not UTF-8
+        return r if isinstance(r, dict) and {"key", "file", "sha256"} <= set(r) else None
+
     def csv_path(self, key) -> Path:
         "The CSV the job's receipt names (None without a readable receipt)."
-        try: return self.path / json.loads(self._receipt(key).read_text())["file"]
-        except (OSError, json.JSONDecodeError, KeyError): return None
+        r = self._read(self._receipt(key))
+        return None if r is None else self.path / str(r["file"])
 
     def done(self, key:dict) -> bool:
-        "True when the job's receipt exists and the CSV it names has the hash it records."
+        "True when the job's receipt exists and the CSV it names has the hash it records; a damaged job is reported."
         receipt = self._receipt(key)
         if not receipt.is_file(): return False
-        try:
-            r = json.loads(receipt.read_text())
-            ok = r.get("key") == key and r.get("sha256") == hashlib.sha256((self.path / r["file"]).read_bytes()).hexdigest()
-        except (OSError, json.JSONDecodeError, KeyError): ok = False
+        r = self._read(receipt)
+        try: ok = r is not None and r["key"] == key and r["sha256"] == hashlib.sha256((self.path / str(r["file"])).read_bytes()).hexdigest()
+        except OSError: ok = False
         if not ok:
-            warnings.warn(f"store {self.path}: job {receipt.stem} is corrupt or partial; it will be redone")
+            warnings.warn(f"store {self.path}: the job of receipt {receipt} is damaged or partial (an unreadable receipt, "
+                          "or a CSV missing or unlike its hash); it is left out and will be redone")
         return ok
 
     def write(self, key:dict, df:pd.DataFrame):
@@ -202,17 +216,19 @@ class ResultStore:
         data = df.to_csv(index=False).encode()
         sha = hashlib.sha256(data).hexdigest()
         csv = self.path / f"{_key_hash(key)}.{sha[:16]}.csv"
-        _atomic_write(csv, data)
-        _atomic_write(self._receipt(key), json.dumps(dict(key=key, file=csv.name, rows=len(df), sha256=sha,
+        atomic_write(csv, data)
+        atomic_write(self._receipt(key), json.dumps(dict(key=key, file=csv.name, rows=len(df), sha256=sha,
                                                           written=time.strftime("%Y-%m-%dT%H:%M:%S")), indent=1).encode())
 
     def keys(self) -> list:
         "Keys of all valid jobs."
         out = []
         for receipt in sorted(self.path.glob("*.json")):
-            try: key = json.loads(receipt.read_text())["key"]
-            except (OSError, json.JSONDecodeError, KeyError): continue
-            if self.done(key): out.append(key)
+            r = self._read(receipt)
+            if r is None:
+                warnings.warn(f"store {self.path}: receipt {receipt} is unreadable (truncated, not UTF-8 or not a "
+                              "receipt); its job is left out and will be redone")
+            elif self.done(r["key"]): out.append(r["key"])
         return out
 
     def table(self, keys=None) -> pd.DataFrame:

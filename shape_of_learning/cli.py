@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/cli.html.md"""
 
 # %% ../nbs/12_cli.ipynb #ec809c51
 from __future__ import annotations
-import inspect, time
+import importlib.util, inspect, time
 from dataclasses import fields
 from typing import Annotated
 from pathlib import Path
@@ -23,8 +23,8 @@ from .reproduce import reproduce
 from .figures import TASKS
 
 # %% auto #0
-__all__ = ['DEMO_METRICS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'write_table', 'spec_options',
-           'spec_from_options', 'sol_profile', 'sol_sweep']
+__all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'table_path', 'write_table',
+           'spec_options', 'spec_from_options', 'sol_profile', 'sol_sweep']
 
 # %% ../nbs/12_cli.ipynb #29d0e078
 def demo_clouds(n:int=8192, D:int=256, seed:int=0) -> dict:
@@ -116,12 +116,22 @@ def sol_reproduce(
     return reproduce(TASKS if names is None else names, "quick" if quick else config, out=out, cache=cache, force=force)
 
 # %% ../nbs/12_cli.ipynb #615df74d
+TABLE_FORMATS = (".csv", ".parquet")
+
+def table_path(out) -> Path:
+    "`out` as a Path, checked before any work: a .csv or .parquet name (parquet needs pyarrow) in a folder we can create."
+    out = Path(out)
+    if out.suffix.lower() not in TABLE_FORMATS:
+        raise ValueError(f"out must name a .csv or .parquet file; got {str(out)!r} (no writer for {out.suffix or 'a name without extension'})")
+    if out.suffix.lower() == ".parquet" and importlib.util.find_spec("pyarrow") is None:
+        raise ImportError("writing .parquet needs pyarrow: pip install pyarrow, or use a .csv name")
+    if out.is_dir(): raise ValueError(f"out {str(out)!r} is a folder; name a .csv or .parquet file")
+    return out
+
 def write_table(df:pd.DataFrame, out) -> Path:
-    "Write a results table as CSV, or parquet for a .parquet name."
-    out = Path(out); out.parent.mkdir(parents=True, exist_ok=True)
-    if out.suffix == ".parquet":
-        try: df.to_parquet(out, index=False)
-        except ImportError: raise ImportError("writing .parquet needs pyarrow: pip install pyarrow, or use a .csv name") from None
+    "Write a results table in the format its extension names (.csv or .parquet); any other extension is an error."
+    out = table_path(out); out.parent.mkdir(parents=True, exist_ok=True)
+    if out.suffix.lower() == ".parquet": df.to_parquet(out, index=False)
     else: df.to_csv(out, index=False)
     return out
 
@@ -178,6 +188,7 @@ def sol_profile(
     **options,                  # the profile specification (hidden.ProfileSpec), one option per field
 ):
     "Profile every layer of MODEL on a text source and write one row per layer and metric."
+    table_path(out)                                  # a name we cannot write fails before the model is loaded
     spec = spec_from_options(**options)
     m, tok, _ = load_model(model, revision=revision, dtype=dtype, device=device)
     df = layer_profile(m, tok, text_sources(source), spec, model_name=model, revision=revision, progress=True)
@@ -202,6 +213,7 @@ def sol_sweep(
 ):
     "Profile every layer of every checkpoint of a series into a resumable results store."
     if executor not in ("local", "ray"): raise ValueError(f"--executor must be local or ray; got {executor!r}")
+    if out: table_path(out)
     spec = spec_from_options(**options)
     cks = series(series_name, steps)
     m = profile_measure(text_sources(source), spec, dtype=dtype, device=device)

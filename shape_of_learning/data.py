@@ -18,9 +18,9 @@ import json
 
 # %% auto #0
 __all__ = ['GENSIM_WIKI', 'ENWIK8_URL', 'ENWIK8_ZIP_BYTES', 'WikiPage', 'wiki_pages', 'clean_wikitext', 'gensim_wiki_path',
-           'wiki_articles', 'wiki_text', 'char_vocab', 'TextSource', 'files_fingerprint', 'wiki_source', 'file_source',
-           'Windows', 'token_windows', 'dataset_source', 'sol_cache', 'enwik8_path', 'LabeledTexts', 'labeled_texts',
-           'text_source', 'text_sources']
+           'wiki_articles', 'wiki_text', 'char_vocab', 'TextSource', 'files_fingerprint', 'wiki_source', 'read_utf8',
+           'file_source', 'Windows', 'token_windows', 'dataset_source', 'sol_cache', 'enwik8_path', 'LabeledTexts',
+           'labeled_texts', 'text_source', 'text_sources']
 
 # %% ../nbs/03_data.ipynb #809c86aa
 @dataclass
@@ -166,13 +166,21 @@ def wiki_source(path=None, name:str=None, max_pages:int=None) -> TextSource:
     fp = files_fingerprint([gensim_wiki_path() if path is None else path]) + (f":{max_pages}" if max_pages else "")
     return TextSource(name, lambda: (t for _, t in wiki_articles(path, max_pages)), fp)
 
+def read_utf8(path) -> str:
+    "The text of a UTF-8 file; a file that is not UTF-8 is refused with its name and the offset of the first bad byte."
+    data = Path(path).read_bytes()
+    try: return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path} is not UTF-8 text: byte {e.start} is 0x{data[e.start]:02x} ({e.reason}); "
+                         "convert it, e.g. iconv -f cp1252 -t utf-8") from None
+
 def file_source(*paths, name:str=None) -> TextSource:
     "Plain UTF-8 text files, one document each."
     paths = [Path(p) for p in paths]
     if not paths: raise ValueError("file_source needs at least one path")
     missing = [str(p) for p in paths if not p.is_file()]
     if missing: raise FileNotFoundError(f"no such file(s): {missing}")
-    return TextSource(name or paths[0].stem, lambda: (p.read_text(encoding="utf-8") for p in paths), files_fingerprint(paths))
+    return TextSource(name or paths[0].stem, lambda: (read_utf8(p) for p in paths), files_fingerprint(paths))
 
 # %% ../nbs/03_data.ipynb #379f14ff
 @dataclass

@@ -131,6 +131,11 @@ class ProfileSpec:
         if not (isinstance(self.seed, (int, np.integer)) and 0 <= self.seed):
             raise ValueError(f"seed must be a non-negative integer; got {self.seed!r}")
         if not self.outlier_factor > 0: raise ValueError(f"outlier_factor must be positive; got {self.outlier_factor!r}")
+        knn_ms = [m for m in get_metrics(self.metrics) if m.k]
+        if knn_ms and min(self.batch_size, self.n_tokens) < max(m.k for m in knn_ms) + 1:
+            raise ValueError(f"batch_size and n_tokens must be at least k + 1 = {max(m.k for m in knn_ms) + 1} for the "
+                             f"neighbours of {', '.join(f'{m.name} (k={m.k})' for m in knn_ms)}; got batch_size="
+                             f"{self.batch_size}, n_tokens={self.n_tokens}")
         if self.layers is not None: set_("layers", tuple(int(l) for l in np.atleast_1d(self.layers)) or None)   # empty: all
         streamable = [m.name for m in get_metrics(self.metrics) if m.stream is None]
         if self.stream and streamable:

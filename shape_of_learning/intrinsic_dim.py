@@ -10,7 +10,7 @@ import math, warnings
 from dataclasses import dataclass, field
 import numpy as np
 import torch
-from .knn import as_points, knn, KNN
+from .knn import as_points, knn, KNN, resolution_of
 
 # %% auto #0
 __all__ = ['IDEstimate', 'distinct_knn', 'twonn_fit', 'twonn', 'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices',
@@ -23,7 +23,7 @@ class IDEstimate:
     dim: float                       # the estimate
     estimator: str                   # "twonn", "mada", "mom"
     n_points: int                    # distinct points the estimate used
-    n_duplicates: int = 0            # surplus identical copies dropped before estimating
+    n_duplicates: int = 0            # surplus copies (identical or closer than the resolution) dropped before estimating
     params: dict = field(default_factory=dict)   # every rule that defines the number
     local: np.ndarray = field(default=None, repr=False)  # per-point estimates (MADA, MoM)
 
@@ -41,29 +41,36 @@ def distinct_knn(
     k:int,                  # neighbours per point
     duplicates:str="drop",  # "drop": estimate on distinct points; "raise": refuse duplicates
     device=None,            # torch device for the search
+    resolution:float=None,  # twins: closer than resolution * |x_i| (default `resolution_of(X)`, 4 eps of X's dtype)
 ):
-    "Exact kNN of the distinct points of `X`: returns `(KNN, n_points, n_duplicates)`."
+    "Exact kNN of the distinct points of `X` (twins closer than the resolution are copies): `(KNN, n_points, n_duplicates)`."
     if duplicates not in _POLICIES: raise ValueError(f"duplicates must be one of {_POLICIES}; got {duplicates!r}")
+    rtol = resolution_of(X) if resolution is None else resolution
     X = as_points(X, min_points=k + 1, device=device)
-    res = knn(X, k)
+    res = knn(X, k, resolution=rtol)
     if res.n_duplicates == 0: return res, len(X), 0
     if duplicates == "raise":
-        raise ValueError(f"X has {res.n_duplicates} duplicate points ({int(res.twin.sum())} points have an identical "
-                         "twin); pass duplicates='drop' to estimate on the distinct points")
-    A = X.cpu().numpy()
-    _, first = np.unique(A, axis=0, return_index=True)
-    keep = np.sort(first)
-    if len(keep) < k + 1:
-        what = "all points are identical" if len(keep) == 1 else f"only {len(keep)} distinct points remain"
-        raise ValueError(f"X has {len(X)} points but {what}; {k} neighbours need at least {k + 1} distinct points")
-    return knn(X[torch.from_numpy(keep).to(X.device)], k), len(keep), len(X) - len(keep)
+        raise ValueError(f"X has {res.n_duplicates} duplicate points ({int(res.twin.sum())} points have a twin closer "
+                         f"than {rtol:.3g} x their norm); pass duplicates='drop' to estimate on the distinct points")
+    keep = torch.arange(len(X), device=X.device)
+    while res.n_duplicates:                          # another round only if a group outgrew the k neighbours found
+        g = res.group.cpu().numpy()
+        pos = np.arange(len(g))
+        first = np.full(g.max() + 1, len(g)); np.minimum.at(first, g[g >= 0], pos[g >= 0])
+        drop = (g >= 0) & (pos != first[np.maximum(g, 0)])
+        keep = keep[torch.from_numpy(~drop).to(X.device)]
+        if len(keep) < k + 1:
+            what = "all points are identical" if len(keep) == 1 else f"only {len(keep)} distinct points remain"
+            raise ValueError(f"X has {len(X)} points but {what}; {k} neighbours need at least {k + 1} distinct points")
+        res = knn(X[keep], k, resolution=rtol)
+    return res, len(keep), len(X) - len(keep)
 
-def _neighbors(X, k, duplicates, device, neighbors):
+def _neighbors(X, k, duplicates, device, neighbors, resolution=None):
     "distinct_knn(X, k), or the first k columns of a precomputed `distinct_knn` result with at least k."
-    if neighbors is None: return distinct_knn(X, k, duplicates, device)
+    if neighbors is None: return distinct_knn(X, k, duplicates, device, resolution)
     res, n, n_dup = neighbors
     if res.k < k: raise ValueError(f"the precomputed neighbours have k={res.k}; this estimator needs {k}")
-    return KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates), n, n_dup
+    return KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group), n, n_dup
 
 # %% ../nbs/02_intrinsic_dim.ipynb #5ee2682d
 def twonn_fit(
@@ -95,9 +102,10 @@ def twonn(
     duplicates:str="drop",  # "drop" or "raise"; see `distinct_knn`
     device=None,            # torch device for the kNN search
     neighbors=None,         # a `distinct_knn(X, k >= 2)` result to reuse instead of searching again
+    resolution:float=None,  # twins closer than resolution * |x| are copies (default: 4 eps of X's dtype)
 ) -> IDEstimate:
     "TwoNN intrinsic dimension (Facco et al. 2018) on exact nearest-neighbour distances."
-    res, n, n_dup = _neighbors(X, 2, duplicates, device, neighbors)
+    res, n, n_dup = _neighbors(X, 2, duplicates, device, neighbors, resolution)
     r = res.dist.cpu().numpy()
     d = twonn_fit(r[:, 1] / r[:, 0], discard, method)
     return IDEstimate(d, "twonn", n, n_dup, dict(discard=discard, method=method, duplicates=duplicates))
@@ -114,10 +122,10 @@ def _combine(local, comb, name):
     if comb == "mle": return float(1 / np.mean(1 / local))
     raise ValueError(f"comb must be 'mean', 'median' or 'mle'; got {comb!r}")
 
-def _local_id(name, X, k, kmin, local_fn, comb, duplicates, device, neighbors=None, **params):
+def _local_id(name, X, k, kmin, local_fn, comb, duplicates, device, neighbors=None, resolution=None, **params):
     "Shared body of the kNN-based local estimators: exact distances of distinct points -> local values -> pooled."
     if k < kmin: raise ValueError(f"{name} needs k >= {kmin}; got {k}")
-    res, n, n_dup = _neighbors(X, k, duplicates, device, neighbors)
+    res, n, n_dup = _neighbors(X, k, duplicates, device, neighbors, resolution)
     with np.errstate(divide="ignore", invalid="ignore"):
         local = local_fn(res.dist.cpu().numpy())
     return IDEstimate(_combine(local, comb, name), name.lower(), n, n_dup,
@@ -130,11 +138,12 @@ def mada(
     duplicates:str="drop",  # "drop" or "raise"
     device=None,            # torch device for the kNN search
     neighbors=None,         # a `distinct_knn(X, k' >= k)` result to reuse instead of searching again
+    resolution:float=None,  # twins closer than resolution * |x| are copies (default: 4 eps of X's dtype)
 ) -> IDEstimate:
     "Manifold-adaptive dimension estimation (Farahmand et al. 2007) on exact kNN distances."
     h = math.ceil(k / 2)
     return _local_id("MADA", X, k, 2, lambda r: math.log(2) / np.log(r[:, k - 1] / r[:, h - 1]),
-                     comb, duplicates, device, neighbors)
+                     comb, duplicates, device, neighbors, resolution)
 
 # %% ../nbs/02_intrinsic_dim.ipynb #3f58d895
 def mom(
@@ -144,12 +153,13 @@ def mom(
     duplicates:str="drop",  # "drop" or "raise"
     device=None,            # torch device for the kNN search
     neighbors=None,         # a `distinct_knn(X, k' >= k)` result to reuse instead of searching again
+    resolution:float=None,  # twins closer than resolution * |x| are copies (default: 4 eps of X's dtype)
 ) -> IDEstimate:
     "Method-of-moments local intrinsic dimension (Amsaleg et al. 2018), averaged over points."
     def local(r):
         m1 = r.mean(1)
         return m1 / (r[:, -1] - m1)
-    return _local_id("MoM", X, k, 2, local, comb, duplicates, device, neighbors)
+    return _local_id("MoM", X, k, 2, local, comb, duplicates, device, neighbors, resolution)
 
 # %% ../nbs/02_intrinsic_dim.ipynb #7102c0d9
 def mle(
@@ -160,11 +170,12 @@ def mle(
     duplicates:str="drop",  # "drop" or "raise"
     device=None,            # torch device for the kNN search
     neighbors=None,         # a `distinct_knn(X, k' >= k)` result to reuse instead of searching again
+    resolution:float=None,  # twins closer than resolution * |x| are copies (default: 4 eps of X's dtype)
 ) -> IDEstimate:
     "Levina-Bickel maximum-likelihood intrinsic dimension, pooled as MacKay & Ghahramani suggest."
     num = k - 2 if unbiased else k - 1
     return _local_id("MLE", X, k, 3, lambda r: num / np.log(r[:, -1:] / r[:, :-1]).sum(1),
-                     comb, duplicates, device, neighbors, unbiased=unbiased)
+                     comb, duplicates, device, neighbors, resolution, unbiased=unbiased)
 
 # %% ../nbs/02_intrinsic_dim.ipynb #a3cd6634
 @dataclass
@@ -185,6 +196,8 @@ class BatchedEstimate:
 def batch_indices(n:int, batch_size:int=4096, shuffle:bool=True, seed:int=0) -> list:
     "Index arrays of the batches: shuffled, each of at least `batch_size` (one batch if n < batch_size)."
     if batch_size < 1: raise ValueError(f"batch_size must be >= 1; got {batch_size}")
+    if shuffle and not (isinstance(seed, (int, np.integer)) and seed >= 0):
+        raise ValueError(f"seed must be a non-negative integer (numpy's generators refuse others); got {seed!r}")
     order = np.random.default_rng(seed).permutation(n) if shuffle else np.arange(n)
     return np.array_split(order, max(1, n // batch_size))
 

@@ -12,11 +12,14 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 import numba
 import numpy as np
+import scipy.sparse
+import scipy.sparse.csgraph
 import torch
 from tqdm.auto import tqdm
 
 # %% auto #0
-__all__ = ['as_matrix', 'checked_points', 'as_points', 'KNN', 'sqrt64', 'numba_threads', 'knn']
+__all__ = ['DUPLICATE_ULPS', 'as_matrix', 'checked_points', 'as_points', 'KNN', 'sqrt64', 'square_safe', 'numba_threads',
+           'resolution_of', 'knn']
 
 # %% ../nbs/00_knn.ipynb #f00c4c76
 def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
@@ -50,7 +53,8 @@ def as_points(
     "Check `X` is a finite 2-D point cloud with at least `min_points` rows and return it as a float tensor."
     T = as_matrix(X, name)
     if device is not None: T = T.to(device)
-    if T.dtype in (torch.float16, torch.bfloat16) or not T.is_floating_point(): T = T.float()
+    if T.dtype in (torch.float16, torch.bfloat16): T = T.float()
+    elif not T.is_floating_point(): T = T.double()        # integers: float32 would round values above 2^24
     n, d = T.shape
     if d == 0: raise ValueError(f"{name} has {n} points of dimension 0")
     if n < min_points: raise ValueError(f"{name} has {n} points; this needs at least {min_points}")
@@ -68,8 +72,9 @@ class KNN:
     "Exact k-nearest-neighbour result (self excluded). Distances are float64, ascending per row."
     dist: torch.Tensor        # (n, k) float64 Euclidean distances r_1 <= ... <= r_k
     idx: torch.Tensor         # (n, k) int64 indices of those neighbours
-    twin: torch.Tensor        # (n,) bool: the point has an identical twin (r_1 == 0)
-    n_duplicates: int         # surplus copies: points minus distinct points among the twins
+    twin: torch.Tensor        # (n,) bool: the point has a twin (a neighbour closer than the resolution)
+    n_duplicates: int         # surplus copies: twins minus their groups
+    group: torch.Tensor = None  # (n,) int64 twin group of each point (-1: no twin); None when there are no twins
 
     @property
     def k(self): return self.dist.shape[1]
@@ -91,6 +96,12 @@ def _absmax(X) -> float:
 def _pow2(m:float) -> float:
     "The power of two that brings a largest |entry| `m` into [1, 2): rescaling by it is exact."
     return 1.0 if m == 0 or not math.isfinite(m) else 2.0 ** -math.floor(math.log2(m))
+
+def square_safe(X, lo:float=2.0 ** -400, hi:float=2.0 ** 400):
+    "`(X * p, p)`: p = 1, or a power of two (exact) if the largest |entry| is outside [lo, hi], so that float64 squares stay in range."
+    m = _absmax(X)
+    p = 1.0 if lo <= m <= hi else _pow2(m)
+    return (X, p) if p == 1.0 else (X * p, p)
 
 def _search_copy(X, m:float):
     "float32 search copy of X (largest |entry| m): minus its mean, rescaled by a power of two (no overflow, no underflow)."
@@ -309,6 +320,33 @@ def numba_threads():
     try: yield
     finally: numba.set_num_threads(old)
 
+# %% ../nbs/00_knn.ipynb #43c2de80
+DUPLICATE_ULPS = 4          # twins are closer than this many machine epsilons of the points' dtype, times |x_i|
+
+def resolution_of(X) -> float:
+    "Relative resolution of points stored as `X`: `DUPLICATE_ULPS` x the machine epsilon of its dtype (integers: float64's)."
+    dtype = as_matrix(X).dtype
+    return DUPLICATE_ULPS * torch.finfo(dtype if dtype.is_floating_point else torch.float64).eps
+
+def _twins(X, dist, idx, rtol, m):
+    "Twin flags, group labels and surplus count: pairs closer than rtol * |x_i| among the found neighbours."
+    n, d = X.shape
+    maybe = dist[:, 0] <= rtol * m * math.sqrt(d)   # |x_i| <= m sqrt(d): only these rows can have a twin
+    if not maybe.any(): return torch.zeros(n, dtype=torch.bool, device=X.device), None, 0
+    rows = maybe.nonzero().flatten()
+    tol = rtol * sqrt64(X[rows].double().square().sum(1))
+    r, j = (dist[rows] <= tol.unsqueeze(1)).nonzero(as_tuple=True)
+    a, b = rows[r].cpu().numpy(), idx[rows[r], j].cpu().numpy()
+    twin = np.zeros(n, bool); twin[a] = twin[b] = True
+    group = np.full(n, -1, np.int64)
+    if len(a):                                       # groups: connected components of the twin pairs
+        g = scipy.sparse.coo_matrix((np.ones(len(a)), (a, b)), shape=(n, n))
+        group[twin] = scipy.sparse.csgraph.connected_components(g, directed=False)[1][twin]
+        _, group[twin] = np.unique(group[twin], return_inverse=True)
+    n_groups = int(group.max()) + 1
+    to = lambda t: torch.from_numpy(t).to(X.device)
+    return to(twin), (to(group) if n_groups else None), int(twin.sum()) - n_groups
+
 # %% ../nbs/00_knn.ipynb #bb81f536
 def knn(
     X,                          # (n, d) points; float16/bfloat16 are upcast
@@ -320,8 +358,11 @@ def knn(
     block_bytes:int=2**22,      # torch engine: working set of one recompute block (sized to stay in cache)
     device=None,                # where to compute ("cuda", a torch.device); default: where X is
     progress:bool=False,        # show a progress bar over blocks
+    resolution:float=None,      # twins: closer than resolution * |x_i| (default `resolution_of(X)`; 0: exact copies only)
 ) -> KNN:
     "Exact distances to the `k` nearest other points of every point, by blocked products; duplicates reported."
+    rtol = resolution_of(X) if resolution is None else float(resolution)
+    if not 0 <= rtol < 1: raise ValueError(f"resolution must be in [0, 1); got {resolution}")
     X = as_points(X, min_points=k + 1, device=device)
     if k < 1: raise ValueError(f"k must be >= 1; got {k}")
     cpu = X.device.type == "cpu"
@@ -346,8 +387,6 @@ def knn(
         cand = _candidates_torch(S, c, int(chunk_size or (1024 if c <= 8 else 2048)), symmetric, progress)
         d2, idx = _exact_torch(X, cand, k, block_bytes)
     dist = sqrt64(d2)
+    twin, group, n_dup = _twins(X, dist, idx, rtol, m)
     if unit != 1.0: dist /= unit
-    twin = dist[:, 0] == 0
-    n_dup = 0
-    if twin.any(): n_dup = int(twin.sum()) - len(torch.unique(X[twin], dim=0))
-    return KNN(dist, idx, twin, n_dup)
+    return KNN(dist, idx, twin, n_dup, group)

@@ -39,6 +39,22 @@ def model_kind(config) -> str:
     raise ValueError(f"cannot tell whether model_type {mt!r} (architectures {archs}) is an encoder or a decoder; "
                      f"supported: encoders {ENCODERS}, decoders {DECODERS}")
 
+# %% ../nbs/04_models.ipynb #b8895c50
+def _damaged_weights(p:Path) -> str:
+    "Which weight file of a local model (folder or .gguf) cannot be read, for an error message."
+    if p.is_file(): return f"{p.name} is damaged or not a GGUF file"
+    files = sorted(p.glob("*.safetensors")) + sorted(p.glob("*.bin"))
+    if not files: return "the folder has no *.safetensors or *.bin weight file"
+    for f in files:
+        try:
+            if f.suffix == ".safetensors":
+                from safetensors import safe_open
+                with safe_open(str(f), "pt") as h:
+                    for k in h.keys(): h.get_tensor(k)
+            else: torch.load(f, map_location="cpu", weights_only=True)
+        except Exception as e: return f"{f} is damaged ({type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''})"
+    return f"its weight files ({', '.join(f.name for f in files)}) read, but do not match config.json"
+
 # %% ../nbs/04_models.ipynb #c3c8d485
 def _dtype(dtype):
     if dtype is None or isinstance(dtype, torch.dtype): return dtype
@@ -105,7 +121,10 @@ def load_model(
         kind = model_kind(config)
         cls = AutoModelForCausalLM if kind == "decoder" else AutoModel
         with quiet_transformers():
-            model, info = cls.from_pretrained(src, **hub, **extra, **({"dtype": dtype} if dtype else {}), output_loading_info=True)
+            try: model, info = cls.from_pretrained(src, **hub, **extra, **({"dtype": dtype} if dtype else {}), output_loading_info=True)
+            except Exception as e:
+                if not p.exists(): raise
+                raise OSError(f"could not read the weights of {p}: {_damaged_weights(p)}") from e
         note = load_report(src, info)
         if note: log.info(note)
         if isinstance(tokenizer, (str, Path)):

@@ -6,12 +6,12 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/reproduce.html.md"""
 
 # %% ../nbs/11_reproduce.ipynb #0bdbaad6
 from __future__ import annotations
-import sys, time
+import hashlib, json, sys, time, warnings
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import ClassVar
 import pandas as pd
-from .checkpoints import ResultStore, job_key
+from .checkpoints import ResultStore, atomic_write, job_key
 from .data import sol_cache
 from .hidden import layer_profile
 from .models import load_model
@@ -129,19 +129,43 @@ def figures_dir() -> Path:
         if (p / "pyproject.toml").is_file() and (p / "figures").is_dir(): return p / "figures"
     return Path("figures")
 
+def _manifest(d:Path, config:str) -> tuple:
+    "The manifest of OUT/data for one config: its path and {file: {rows, sha256}} (empty if absent)."
+    p = d / f"{config}_manifest.json"
+    if not p.is_file(): return p, {}
+    try: m = json.loads(p.read_text(encoding="utf-8"))
+    except ValueError: raise ValueError(f"table manifest {p} is damaged (not UTF-8 JSON); rerun sol-reproduce --config {config}") from None
+    return p, m
+
 def save_tables(tables:dict, config:str, out=None) -> list:
-    "Write a task's tables to OUT/data/{config}_{table}.csv."
+    "Write a task's tables to OUT/data/{config}_{table}.csv, each atomically, and record rows and hash in the manifest."
     d = Path(out or figures_dir()) / "data"; d.mkdir(parents=True, exist_ok=True)
+    path, m = _manifest(d, config)
     paths = []
     for t, df in tables.items():
-        paths.append(d / f"{config}_{t}.csv"); df.to_csv(paths[-1], index=False)
+        data = df.to_csv(index=False).encode()
+        paths.append(d / f"{config}_{t}.csv"); atomic_write(paths[-1], data)
+        m[paths[-1].name] = dict(rows=len(df), sha256=hashlib.sha256(data).hexdigest())
+    atomic_write(path, json.dumps(m, indent=1, sort_keys=True).encode())
     return paths
 
+def _read_table(f:Path, entry:dict, config:str, task:str) -> pd.DataFrame:
+    "A saved table, checked against its manifest entry (rows, sha256); a damaged file is named."
+    data = f.read_bytes()
+    if entry is None:
+        warnings.warn(f"{f} has no entry in {config}_manifest.json, so it cannot be checked for damage")
+    elif hashlib.sha256(data).hexdigest() != entry["sha256"]:
+        raise ValueError(f"{f} is damaged or was edited: its content differs from the manifest's record ({entry['rows']} "
+                         f"rows, sha256 {entry['sha256'][:12]}...); rerun `sol-reproduce --config {config} --tasks {task}`")
+    return pd.read_csv(f)
+
 def load_tables(task, config:str="offline", out=None) -> dict:
-    "A task's tables as written by `save_tables` (optional ones may be absent)."
+    "A task's tables as written by `save_tables`, each checked against the manifest (optional ones may be absent)."
     task = get_task(task)
     d = Path(out or figures_dir()) / "data"
-    found = {t: pd.read_csv(d / f"{config}_{t}.csv") for t in task.tables if (d / f"{config}_{t}.csv").is_file()}
+    files = {t: d / f"{config}_{t}.csv" for t in task.tables if (d / f"{config}_{t}.csv").is_file()}
+    m = _manifest(d, config)[1] if files else {}
+    found = {t: _read_table(f, m.get(f.name), config, task.name) for t, f in files.items()}
     if set(task.tables) - set(task.optional) - set(found):
         raise FileNotFoundError(f"no {config} tables of task {task.name!r} in {d}: run `sol-reproduce --config {config} "
                                 f"--tasks {task.name}` (or the notebook's computation cell)")

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import torch
 from .models import model_kind, decoder_parts
-from .knn import as_matrix
+from .knn import as_matrix, square_safe
 
 # %% auto #0
 __all__ = ['SIGNS', 'ENCODER_NORMS', 'B_METRICS', 'NORM_METRICS', 'column_mean', 'gram', 'fix_signs', 'log_partition',
@@ -90,11 +90,13 @@ def log_partition(
         raise ValueError(f"directions C have NaN or inf in column(s) {bad[:5].tolist()}; log Z is undefined")
     return _logz(W, C, column_mean(W, dev, rows) if center else None, dev, rows, both)
 
-def _logz(W, C, mu, dev, rows, both):
+def _logz(W, C, mu, dev, rows, both, p=1.0):
+    "log Z of the rows of W / p (p a power of two: W was rescaled by `square_safe`)."
     M = torch.full((1 + both, C.shape[1]), -math.inf, dtype=torch.float64, device=dev)   # running max per direction
     S = torch.zeros_like(M)                                                               # running sum of exp(P - M)
     for c in _chunks(W, rows, dev):
         P = (c - mu) @ C if mu is not None else c @ C
+        if p != 1.0: P /= p
         lo, hi = torch.aminmax(P, dim=0) if both else (None, P.amax(0))
         m = torch.maximum(M[0], hi)
         E = torch.sub(P, m)
@@ -155,15 +157,17 @@ def partition_isotropy(
     "I(W) = min Z(c) / max Z(c) over the eigenvectors c of W^T W, Z(c) = sum_i exp(<c, W_i>), in log space."
     if signs not in SIGNS: raise ValueError(f"signs must be one of {SIGNS}; got {signs!r}")
     W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
+    W, p = square_safe(W)                         # p != 1 only for float64 entries beyond 2^+-400: Gram in range
     mu = column_mean(W, dev, rows)
     lam, V = torch.linalg.eigh(_gram(W, mu if center else None, dev, rows))
     Vf = fix_signs(V)
     flip = (V * Vf).sum(0).sign().cpu().numpy()
-    lz = _logz(W, Vf, mu if center else None, dev, rows, both=True).cpu().numpy()
+    lz = _logz(W, Vf, mu if center else None, dev, rows, both=True, p=p).cpu().numpy()
     nm2 = W.shape[0] * float(mu @ mu)
     tr = float(lam.sum()) + (nm2 if center else 0.0)
     cos = float(Vf[:, -1] @ mu) / math.sqrt(float(mu @ mu)) if nm2 > 0 else math.nan
-    return _summarize(lz, flip, lam.cpu().numpy(), center, signs, nm2 / tr if tr > 0 else math.nan, cos)
+    with np.errstate(over="ignore"): lam = lam.cpu().numpy() / p / p      # beyond float64 (W near 1e300): inf
+    return _summarize(lz, flip, lam, center, signs, nm2 / tr if tr > 0 else math.nan, cos)
 
 # %% ../nbs/05_weights.ipynb #ac20296c
 def embedding_matrix(model) -> torch.Tensor:

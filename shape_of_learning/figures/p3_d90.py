@@ -18,7 +18,7 @@ from ..subspace import encode, d90, D90
 from ..reproduce import TaskConfig, Task, register, title
 
 # %% auto #0
-__all__ = ['D90_CONFIGS', 'D90_TASK', 'D90Config', 'task_data', 'compute_d90', 'plot_d90', 'd90_findings']
+__all__ = ['D90_CONFIGS', 'D90_TASK', 'D90Config', 'task_data', 'compute_d90', 'd90_text', 'plot_d90', 'd90_findings']
 
 # %% ../../nbs/figures/p3_d90.ipynb #c1cdbe9f
 @dataclass(frozen=True)
@@ -87,6 +87,15 @@ D90_TASK = register(Task("d90", "P3 Fig. 1, Table 1", ("d90",), ("d90",), D90_CO
                          lambda t, cfg: plot_d90(t, cfg), lambda t: d90_findings(t)))
 
 # %% ../../nbs/figures/p3_d90.ipynb #682c2786
+def d90_text(r:D90, method:str) -> str:
+    "d90 of one method as text; when no d reached the target, why (best accuracy against the target, largest d run)."
+    v = r.d90.get(method)
+    if v is None: return "not run"
+    if v == v: return str(v)
+    c = r.curve(); c = c[c.method == method]
+    if not len(c): return "none (every run diverged)"
+    return f"none (best {c.accuracy.max():.3f} < target {r.target:.3f} up to d = {int(c.d.max())})"
+
 def plot_d90(t, cfg) -> dict:
     "Fig. 1: held-out accuracy against d for DID and SAID, with full fine-tuning and the 90% target."
     import matplotlib.pyplot as plt
@@ -95,7 +104,7 @@ def plot_d90(t, cfg) -> dict:
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     for method, mk in (("did", "o-"), ("said", "s-")):
         c = cv[cv.method == method]
-        ax.plot(c.d, c.accuracy, mk, label=f"{method.upper()} (d90 = {r.d90.get(method)})")
+        ax.plot(c.d, c.accuracy, mk, label=f"{method.upper()} (d90: {d90_text(r, method)})")
     ax.axhline(r.full, color="k", lw=1, label=f"full fine-tuning ({r.full:.3f})")
     ax.axhline(r.target, color="k", ls="--", lw=1, label="90% of full")
     ax.set(xscale="log", xlabel="subspace dimension d", ylabel="held-out accuracy"); ax.legend(fontsize=8)
@@ -108,4 +117,4 @@ def d90_findings(t) -> list:
     "Full fine-tuning accuracy and d90 of DID and SAID."
     r = D90.from_table(t["d90"])
     return [("P3 Fig. 1, Table 1", f"{t['d90'].model.iloc[0]}: full fine-tuning accuracy; d90 DID / SAID",
-             f"{r.full:.3f}; {r.d90.get('did')} / {r.d90.get('said')}")]
+             f"{r.full:.3f}; {d90_text(r, 'did')} / {d90_text(r, 'said')}")]
