@@ -326,6 +326,8 @@ def layer_profile(
     **options,                     # ProfileSpec fields, e.g. metrics=("twonn",), n_tokens=8192, first=("drop", "keep")
 ) -> pd.DataFrame:
     "One row per source x policy x layer x metric: the metric core on every layer's hidden states of real text, one pass."
+    if tokenizer is None: raise ValueError("layer_profile needs the model's tokenizer; got None (load_model(..., tokenizer=True), "
+                                           "or tokenizer='REPO or folder' for checkpoints that ship none)")
     spec = profile_spec(spec, **options)
     stream = spec.streaming
     sources = _as_sources(source)
