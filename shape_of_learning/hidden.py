@@ -14,7 +14,8 @@ from .data import TextSource
 
 # %% auto #0
 __all__ = ['METRICS', 'POLICIES', 'LayerStates', 'layer_states', 'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec',
-           'special_affixes', 'window_inputs', 'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile']
+           'special_affixes', 'window_inputs', 'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile',
+           'outlier_tokens']
 
 # %% ../nbs/06_hidden.ipynb #efba0f2c
 @dataclass
@@ -316,20 +317,10 @@ def _layer_index(layers, n_layers) -> list:
     if bad: raise ValueError(f"layers {bad} out of range: this model has entries 0..{n_layers - 1} (or -{n_layers}..-1)")
     return sorted({l % n_layers for l in layers})
 
-def layer_profile(
-    model, tokenizer,              # from `models.load_model`
-    source,                        # a data.TextSource, an iterable of documents, or a list/dict of named sources
-    spec:ProfileSpec=None,         # what to measure and how (default ProfileSpec()); keyword options override its fields
-    model_name:str=None,           # recorded in the rows (default: the model's name_or_path)
-    revision:str=None,             # recorded in the rows
-    progress:bool=False,           # progress bar over forward passes
-    **options,                     # ProfileSpec fields, e.g. metrics=("twonn",), n_tokens=8192, first=("drop", "keep")
-) -> pd.DataFrame:
-    "One row per source x policy x layer x metric: the metric core on every layer's hidden states of real text, one pass."
+def _plan(model, tokenizer, source, spec):
+    "Position policies, windows and measured layers of a profile: (keeps, plan, measured)."
     if tokenizer is None: raise ValueError("layer_profile needs the model's tokenizer; got None (load_model(..., tokenizer=True), "
                                            "or tokenizer='REPO or folder' for checkpoints that ship none)")
-    spec = profile_spec(spec, **options)
-    stream = spec.streaming
     sources = _as_sources(source)
     pre, post = special_affixes(tokenizer)
     window = spec.window
@@ -351,7 +342,22 @@ def layer_profile(
         ids_all = cached_windows(docs, tokenizer, window, n_win, spec.seed, spec.source_tokens)
         plan.append((name, ids_all, {p: ids_all[:, k].reshape(-1)[:n_tokens].numpy() for p, k in keeps.items()}))
     n_layers = model.config.num_hidden_layers + (2 if model_kind(model.config) == "decoder" else 1)   # see the table above
-    measured = _layer_index(spec.layers, n_layers)
+    return keeps, plan, _layer_index(spec.layers, n_layers)
+
+def layer_profile(
+    model, tokenizer,              # from `models.load_model`
+    source,                        # a data.TextSource, an iterable of documents, or a list/dict of named sources
+    spec:ProfileSpec=None,         # what to measure and how (default ProfileSpec()); keyword options override its fields
+    model_name:str=None,           # recorded in the rows (default: the model's name_or_path)
+    revision:str=None,             # recorded in the rows
+    progress:bool=False,           # progress bar over forward passes
+    **options,                     # ProfileSpec fields, e.g. metrics=("twonn",), n_tokens=8192, first=("drop", "keep")
+) -> pd.DataFrame:
+    "One row per source x policy x layer x metric: the metric core on every layer's hidden states of real text, one pass."
+    spec = profile_spec(spec, **options)
+    stream = spec.streaming
+    keeps, plan, measured = _plan(model, tokenizer, source, spec)
+    n_tokens = spec.n_tokens
     d, outs = model.config.hidden_size, spec.values("outliers")
     with_all = spec.pooled and len(plan) > 1
     if stream:                                       # accumulators: float64 sums per distinct token for IntraSim
@@ -415,7 +421,7 @@ def layer_profile(
                      sum(q[2] for q in parts))
     df = pd.DataFrame(rows)
     meta = dict(model=model_name or getattr(model.config, "name_or_path", "") or type(model).__name__,
-                revision=revision, kind=model_kind(model.config), n_tokens=n_tokens, window=window,
+                revision=revision, kind=model_kind(model.config), n_tokens=n_tokens, window=spec.window,
                 batch_size=spec.batch_size, seed=spec.seed)
     policy = df[["special", "first", "outliers"]]
     df = df.drop(columns=["special", "first", "outliers"])
@@ -425,4 +431,47 @@ def layer_profile(
     df.insert(len(meta) + 4, "stream", stream)
     df.insert(len(meta) + 5, "source_tokens", spec.source_tokens)
     src_col = df.pop("source"); df.insert(2, "source", src_col)
+    return df
+
+# %% ../nbs/06_hidden.ipynb #3233d711
+def outlier_tokens(
+    model, tokenizer,              # from `models.load_model`
+    source,                        # a data.TextSource, an iterable of documents, or a list/dict of named sources
+    spec:ProfileSpec=None,         # the profile's windows, position policies, layers and outlier_factor
+    model_name:str=None,           # recorded in the rows
+    progress:bool=False,           # progress bar over forward passes
+    **options,                     # ProfileSpec fields
+) -> pd.DataFrame:
+    "The vectors a profile's outlier rule flags, named: one row per source x position policy x layer x flagged vector."
+    spec = profile_spec(spec, **options)
+    keeps, plan, measured = _plan(model, tokenizer, source, spec)
+    rows = []
+    for name, ids_all, _ in plan:
+        for p, k in keeps.items():
+            kpos = k.nonzero().flatten()
+            norms, where, names = {l: [] for l in measured}, [], None
+            start = 0
+            for names, chunk in _forward_chunks(model, ids_all, {p: k}, spec.n_tokens, spec.forward_batch, measured,
+                                                progress, f"{name}: outlier tokens"):
+                if (measured[0], p) not in chunk: break
+                n = len(chunk[measured[0], p])
+                r = torch.arange(n)
+                where.append(torch.stack([start + r // len(kpos), kpos[r % len(kpos)]], 1))
+                for l in measured: norms[l].append(torch.linalg.vector_norm(chunk[l, p].double(), dim=1))
+                start += math.ceil(n / len(kpos))
+            w = torch.cat(where)
+            for l in measured:
+                nl = torch.cat(norms[l]); med = nl.median()
+                flagged = (nl > spec.outlier_factor * med).nonzero().flatten()
+                for j in flagged.tolist():
+                    win, pos = int(w[j, 0]), int(w[j, 1])
+                    tid = int(ids_all[win, pos])
+                    rows.append(dict(source=name, special=p[0], first=p[1], layer=l, layer_name=names[l], window_index=win,
+                                     position=pos, token_id=tid, token=tokenizer.convert_ids_to_tokens(tid),
+                                     norm=float(nl[j]), ratio=float(nl[j] / med), n_flagged=len(flagged), n_vectors=len(nl)))
+    cols = ["source", "special", "first", "layer", "layer_name", "window_index", "position", "token_id", "token", "norm",
+            "ratio", "n_flagged", "n_vectors"]
+    df = pd.DataFrame(rows, columns=cols)
+    df.insert(0, "model", model_name or getattr(model.config, "name_or_path", "") or type(model).__name__)
+    df["outlier_factor"] = spec.outlier_factor
     return df
