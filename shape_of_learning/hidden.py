@@ -433,7 +433,7 @@ def layer_profile(
     src_col = df.pop("source"); df.insert(2, "source", src_col)
     return df
 
-# %% ../nbs/06_hidden.ipynb #3233d711
+# %% ../nbs/06_hidden.ipynb #e3a560df
 def outlier_tokens(
     model, tokenizer,              # from `models.load_model`
     source,                        # a data.TextSource, an iterable of documents, or a list/dict of named sources
