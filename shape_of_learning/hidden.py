@@ -180,9 +180,9 @@ def window_inputs(tokenizer, windows) -> torch.Tensor:
     rows = [np.tile(np.asarray(pre, dtype=np.int64), (n, 1)), windows.ids, np.tile(np.asarray(post, dtype=np.int64), (n, 1))]
     return torch.as_tensor(np.concatenate(rows, 1), dtype=torch.long)
 
-def outlier_mask(X:torch.Tensor, factor:float) -> torch.Tensor:
-    "True for rows whose norm exceeds `factor` times the median row norm."
-    norms = torch.linalg.vector_norm(X.double(), dim=1)
+def outlier_mask(X:torch.Tensor, factor:float, norms:torch.Tensor=None) -> torch.Tensor:
+    "True for rows whose norm exceeds `factor` times the median row norm (`norms`: the row norms, if already known)."
+    if norms is None: norms = torch.linalg.vector_norm(X.double(), dim=1)
     return norms > factor * norms.median()
 
 def _batch_rows(X, ms, batch_size, seed):
@@ -449,8 +449,7 @@ def outlier_tokens(
     for name, ids_all, _ in plan:
         for p, k in keeps.items():
             kpos = k.nonzero().flatten()
-            norms, where, names = {l: [] for l in measured}, [], None
-            start = 0
+            norms, where, start = {l: [] for l in measured}, [], 0
             for names, chunk in _forward_chunks(model, ids_all, {p: k}, spec.n_tokens, spec.forward_batch, measured,
                                                 progress, f"{name}: outlier tokens"):
                 if (measured[0], p) not in chunk: break
@@ -462,7 +461,7 @@ def outlier_tokens(
             w = torch.cat(where)
             for l in measured:
                 nl = torch.cat(norms[l]); med = nl.median()
-                flagged = (nl > spec.outlier_factor * med).nonzero().flatten()
+                flagged = outlier_mask(None, spec.outlier_factor, nl).nonzero().flatten()
                 for j in flagged.tolist():
                     win, pos = int(w[j, 0]), int(w[j, 1])
                     tid = int(ids_all[win, pos])

@@ -68,6 +68,7 @@ def distinct_knn(
 def _neighbors(X, k, duplicates, device, neighbors, resolution=None):
     "distinct_knn(X, k), or the first k columns of a precomputed `distinct_knn` result with at least k."
     if neighbors is None: return distinct_knn(X, k, duplicates, device, resolution)
+    if resolution is not None: raise ValueError("pass resolution to the distinct_knn that computed `neighbors`, not here")
     res, n, n_dup = neighbors
     if res.k < k: raise ValueError(f"the precomputed neighbours have k={res.k}; this estimator needs {k}")
     return KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group), n, n_dup

@@ -97,9 +97,9 @@ def _pow2(m:float) -> float:
     "The power of two that brings a largest |entry| `m` into [1, 2): rescaling by it is exact."
     return 1.0 if m == 0 or not math.isfinite(m) else 2.0 ** -math.floor(math.log2(m))
 
-def square_safe(X, lo:float=2.0 ** -400, hi:float=2.0 ** 400):
-    "`(X * p, p)`: p = 1, or a power of two (exact) if the largest |entry| is outside [lo, hi], so that float64 squares stay in range."
-    m = _absmax(X)
+def square_safe(X, lo:float=2.0 ** -400, hi:float=2.0 ** 400, m:float=None):
+    "`(X * p, p)`: p = 1, or a power of two (exact) if the largest |entry| (`m`, if known) is outside [lo, hi], so that float64 squares stay in range."
+    if m is None: m = _absmax(X)
     p = 1.0 if lo <= m <= hi else _pow2(m)
     return (X, p) if p == 1.0 else (X * p, p)
 
@@ -373,8 +373,8 @@ def knn(
     n, d = X.shape
     c = min(n - 1, k + (max(4, k // 8) if extra is None else extra))
     unit, m = 1.0, _absmax(X)                        # float64 beyond float32's range: square exactly rescaled values
-    if X.dtype == torch.float64 and not 2.0 ** -100 <= m <= 2.0 ** 100:
-        unit = _pow2(m); X = X * unit; m *= unit
+    if X.dtype == torch.float64:
+        X, unit = square_safe(X, 2.0 ** -100, 2.0 ** 100, m); m *= unit
     S = _search_copy(X, m)
     if engine == "numba":
         with numba_threads():

@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/reproduce.html.md"""
 
 # %% ../nbs/11_reproduce.ipynb #0bdbaad6
 from __future__ import annotations
-import hashlib, json, sys, time, warnings
+import hashlib, io, json, sys, time, warnings
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import ClassVar
@@ -157,7 +157,7 @@ def _read_table(f:Path, entry:dict, config:str, task:str) -> pd.DataFrame:
     elif hashlib.sha256(data).hexdigest() != entry["sha256"]:
         raise ValueError(f"{f} is damaged or was edited: its content differs from the manifest's record ({entry['rows']} "
                          f"rows, sha256 {entry['sha256'][:12]}...); rerun `sol-reproduce --config {config} --tasks {task}`")
-    return pd.read_csv(f)
+    return pd.read_csv(io.BytesIO(data))             # the bytes just checked, not a second read
 
 def load_tables(task, config:str="offline", out=None) -> dict:
     "A task's tables as written by `save_tables`, each checked against the manifest (optional ones may be absent)."
