@@ -21,23 +21,29 @@ from .data import wiki_source, labeled_texts, sol_cache
 __all__ = ['PRESETS', 'SPECIALS', 'PAD', 'BOS', 'EOS', 'UNK', 'CLS', 'SEP', 'MASK', 'LOG_COLUMNS', 'PROBE', 'DEFAULT_RUNS',
            'checkpoint_steps', 'Preset', 'get_preset', 'split_documents', 'train_tokenizer', 'hf_tokenizer',
            'token_chunks', 'step_batch', 'mask_tokens', 'model_config', 'build_model', 'lr_at', 'train_model',
-           'training_log', 'trained_series', 'collect_logs']
+           'train_windows', 'training_log', 'trained_series', 'collect_logs']
 
 # %% ../nbs/08_train.ipynb #1cd5108b
-def checkpoint_steps(total:int, n:int=20) -> list:
-    "`n` distinct steps from 0 to `total`: 0, then log-spaced below total/m, then m evenly spaced (m = n//2 when it fits)."
+def checkpoint_steps(total:int, n:int=20, spacing:str="log-even") -> list:
+    "`n` distinct steps from 0 to `total`: 0, then log-spaced below total/m, then m evenly spaced (m = n//2 when it fits); `spacing='log'`: 0, then log-spaced up to total."
     total, n = int(total), int(n)
+    if spacing not in ("log-even", "log"): raise ValueError(f"spacing must be 'log-even' or 'log'; got {spacing!r}")
     if n < 2: raise ValueError(f"n must be >= 2 (step 0 and the last step); got {n}")
     if total < n - 1: raise ValueError(f"{n} distinct checkpoints need total >= {n - 1} steps; got {total}")
+    if spacing == "log": return [0, *_distinct(np.geomspace(1, total, n - 1)[:-1], total)]
     for m in range(max(1, n // 2), n):
         even = [round(k * total / m) for k in range(1, m + 1)]
         k = n - 1 - m                                         # log-spaced steps between 0 and the first even step
         if even[0] - 1 >= k: break
     early = np.geomspace(1, even[0], k + 1)[:-1] if k else np.zeros(0)
-    s = [int(round(x)) for x in early]
+    return [0, *_distinct(early, even[0])[:-1], *even]
+
+def _distinct(early, end:int) -> list:
+    "The rounded `early` steps made distinct (collisions pushed up, then back down below `end`), then `end`."
+    s, k = [int(round(x)) for x in early], len(early)
     for i in range(1, k): s[i] = max(s[i], s[i - 1] + 1)      # rounding collisions: push up ...
-    for i in range(k - 1, -1, -1): s[i] = min(s[i], (s[i + 1] if i + 1 < k else even[0]) - 1)   # ... and back down
-    return [0, *s, *even]
+    for i in range(k - 1, -1, -1): s[i] = min(s[i], (s[i + 1] if i + 1 < k else end) - 1)   # ... and back down
+    return [*s, end]
 
 # %% ../nbs/08_train.ipynb #ea9c39af
 @dataclass(frozen=True)
@@ -60,7 +66,10 @@ class Preset:
     max_chars: int = None          # use at most this many characters of text per split (None: all)
     val_windows: int = 64          # validation windows (fixed for the whole run)
     checkpoints: int = 20
+    spacing: str = "log-even"      # checkpoint_steps' spacing: "log-even" or "log" (the training study)
 
+_study = dict(batch=16, steps=3000, spacing="log")                 # the training study (figures/study): 2,048 tokens a step
+_study_gpu = dict(ctx=512, batch=16, steps=5000, vocab=16_384, val_windows=256, checkpoints=25, spacing="log")
 PRESETS = {
     "tiny": Preset(layers=2, d=32, heads=2, ctx=32, batch=16, steps=60, lr=5e-3, vocab=512, max_chars=300_000,
                    val_windows=32),
@@ -68,6 +77,16 @@ PRESETS = {
     "cpu-long": Preset(steps=1500, encoder_lr=5e-4),
     "gpu": Preset(layers=6, d=512, heads=8, ctx=512, batch=64, steps=20_000, lr=6e-4, vocab=16_384, val_windows=256,
                   checkpoints=33),
+    "study-S": Preset(layers=2, d=64, heads=2, **_study),
+    "study-M": Preset(layers=4, d=96, heads=4, **_study),
+    "study-L": Preset(layers=4, d=128, heads=4, **_study),
+    "study-tiny-S": Preset(layers=2, d=32, heads=2, ctx=32, batch=16, steps=40, lr=5e-3, vocab=512, max_chars=300_000,
+                           val_windows=32, checkpoints=8, spacing="log"),
+    "study-tiny-L": Preset(layers=2, d=48, heads=2, ctx=32, batch=16, steps=40, lr=5e-3, vocab=512, max_chars=300_000,
+                           val_windows=32, checkpoints=8, spacing="log"),
+    "study-gpu-S": Preset(layers=4, d=256, heads=4, lr=1e-3, **_study_gpu),
+    "study-gpu-M": Preset(layers=6, d=512, heads=8, lr=6e-4, **_study_gpu),
+    "study-gpu-L": Preset(layers=12, d=768, heads=12, lr=3e-4, **_study_gpu),
 }
 
 def get_preset(preset) -> Preset:
@@ -283,7 +302,8 @@ def train_model(
     run = dict(kind=kind, tied=bool(tied), seed=int(seed), split_seed=int(split_seed), val_frac=float(val_frac),
                preset=preset if isinstance(preset, str) else "custom", **{k: list(v) if isinstance(v, tuple) else v
                                                                         for k, v in asdict(p).items() if k != "encoder_lr"})
-    ck_steps = checkpoint_steps(p.steps, p.checkpoints)
+    if p.spacing == "log-even": del run["spacing"]             # the default: run.json files from before it existed still match
+    ck_steps = checkpoint_steps(p.steps, p.checkpoints, p.spacing)
     last, last_dir = _last_checkpoint(out_dir) if out_dir.is_dir() else (None, None)
     if (out_dir / "run.json").is_file():
         old = json.loads((out_dir / "run.json").read_text())
@@ -382,6 +402,13 @@ def train_model(
             if stop_after is not None and step + 1 >= stop_after: break
     if progress: bar.close()
     return out_dir
+
+def train_windows(kind:str="decoder", preset="cpu", split_seed:int=0, val_frac:float=0.05) -> int:
+    "How many training windows one pass over `preset`'s training text has (what 'epochs' divides by)."
+    from tokenizers import Tokenizer
+    p = get_preset(preset)
+    tok_json, docs = _prepared(p.vocab, p.max_chars, split_seed, val_frac)
+    return len(token_chunks(Tokenizer.from_str(tok_json), docs["train"], kind, p.ctx))
 
 def training_log(out_dir) -> pd.DataFrame:
     "The log.csv of a training run."
