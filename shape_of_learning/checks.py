@@ -1,4 +1,4 @@
-"""`raises` (an error of the right type whose message names the problem) and `logged` (what a logger said), shared by every notebook's checks.
+"""`raises` (an error of the right type whose message names the problem) `logged` (what a logger said) and `quoted` (the numbers a paragraph quotes, checked against the cells that compute them), shared by every notebook's checks.
 
 Docs: https://shape-of-learning.github.io/shape_of_learning/checks.html.md"""
 
@@ -8,9 +8,10 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/checks.html.md"""
 from __future__ import annotations
 import logging
 from contextlib import contextmanager
+import pandas as pd
 
 # %% auto #0
-__all__ = ['raises', 'logged']
+__all__ = ['raises', 'logged', 'quoted']
 
 # %% ../nbs/checks.ipynb #6e7b3b9a
 def raises(f, *match, exc=ValueError) -> str:
@@ -31,3 +32,29 @@ def logged(name:str, level:int=logging.INFO):
     old = lg.level; lg.setLevel(min(level, old or level)); lg.addHandler(h)
     try: yield got
     finally: lg.removeHandler(h); lg.setLevel(old)
+
+# %% ../nbs/checks.ipynb #5019e3de
+def _written(s:str) -> tuple:
+    "(value, half a unit of the last digit) of a number as written: '0.886', '45%', '1,234', '-3e-4'."
+    t = str(s).strip().replace(",", "").replace("−", "-")
+    pct = t.endswith("%")
+    t = t.rstrip("%")
+    mant = t.lower().split("e")[0]
+    dec = len(mant.split(".")[1]) if "." in mant else 0
+    exp = int(t.lower().split("e")[1]) if "e" in t.lower() else 0
+    scale = 0.01 if pct else 1.0
+    return float(t) * scale, 0.5 * 10.0 ** (exp - dec) * scale
+
+def quoted(computed:dict, prose:dict, eps:dict=None):
+    "Assert that every number a paragraph writes (`prose`, strings) is the `computed` value rounded as written (or within `eps`); return the checks as a table."
+    eps, rows, bad = eps or {}, [], []
+    missing = sorted(set(prose) - set(computed))
+    if missing: raise KeyError(f"quoted numbers with no computed value: {missing}")
+    for k, s in prose.items():
+        value, half = _written(s)
+        tol = eps.get(k, half) + 1e-12 * max(1.0, abs(value))
+        ok = abs(float(computed[k]) - value) <= tol
+        rows.append(dict(quoted=k, written=s, computed=float(computed[k]), tolerance=tol, ok=ok))
+        if not ok: bad.append(f"{k}: written {s}, computed {float(computed[k])!r} (tolerance {tol:.2g})")
+    assert not bad, "the prose no longer matches the table:\n  " + "\n  ".join(bad)
+    return pd.DataFrame(rows)

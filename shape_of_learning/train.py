@@ -21,7 +21,7 @@ from .data import wiki_source, labeled_texts, sol_cache
 __all__ = ['PRESETS', 'SPECIALS', 'PAD', 'BOS', 'EOS', 'UNK', 'CLS', 'SEP', 'MASK', 'LOG_COLUMNS', 'PROBE', 'DEFAULT_RUNS',
            'checkpoint_steps', 'Preset', 'get_preset', 'split_documents', 'train_tokenizer', 'hf_tokenizer',
            'token_chunks', 'step_batch', 'mask_tokens', 'model_config', 'build_model', 'lr_at', 'train_model',
-           'train_windows', 'training_log', 'trained_series', 'collect_logs']
+           'preset_tokenizer', 'train_windows', 'training_log', 'trained_series', 'collect_logs']
 
 # %% ../nbs/08_train.ipynb #1cd5108b
 def checkpoint_steps(total:int, n:int=20, spacing:str="log-even") -> list:
@@ -402,6 +402,12 @@ def train_model(
             if stop_after is not None and step + 1 >= stop_after: break
     if progress: bar.close()
     return out_dir
+
+def preset_tokenizer(preset="cpu", kind:str="decoder", split_seed:int=0, val_frac:float=0.05):
+    "The tokenizer a fresh run of `preset` trains on (as `train_model` builds it), wrapped for `kind`."
+    from tokenizers import Tokenizer
+    p = get_preset(preset)
+    return hf_tokenizer(Tokenizer.from_str(_prepared(p.vocab, p.max_chars, split_seed, val_frac)[0]), kind)
 
 def train_windows(kind:str="decoder", preset="cpu", split_seed:int=0, val_frac:float=0.05) -> int:
     "How many training windows one pass over `preset`'s training text has (what 'epochs' divides by)."

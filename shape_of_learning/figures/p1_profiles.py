@@ -10,13 +10,15 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 import pandas as pd
 from ..data import text_source
-from ..hidden import ProfileSpec
-from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, PAPER1_MODELS
+from ..hidden import ProfileSpec, layer_profile
+from ..models import load_model
+from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
 from ..reproduce import TaskConfig, Task, register, profile_models, title
 
 # %% auto #0
-__all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'PROFILES', 'AVGCOS', 'ProfileConfig', 'compute_profiles',
-           'compute_avgcos', 'plot_profiles', 'plot_avgcos', 'profile_findings', 'avgcos_findings']
+__all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'PROFILE_METRICS', 'PROFILES', 'AVGCOS', 'PANELS', 'ProfileConfig',
+           'compute_profiles', 'compute_avgcos', 'top_tokens', 'plot_profiles', 'profile_summary', 'plot_avgcos',
+           'profile_findings', 'avgcos_findings']
 
 # %% ../../nbs/figures/p1_profiles.ipynb #9e3f779e
 @dataclass(frozen=True)
@@ -24,25 +26,34 @@ class ProfileConfig(TaskConfig):
     "Layer profiles of a list of models on one text source."
     models: tuple = OFFLINE_MODELS    # (label, name, window)
     source: str = "wiki"              # a `data.text_source` name
-    n_tokens: int = 8192                # vectors per layer
+    n_tokens: int = 16384               # vectors per layer (the batch metrics: n_tokens / 4096 batches)
     positive: ClassVar[tuple] = ("n_tokens",)
 
 PAPER_ABOUT = "the papers' models (Hub), enwik8"
 PROFILE_CONFIGS = {"offline": ProfileConfig("offline", OFFLINE_ABOUT),
-                   "quick": ProfileConfig("quick", OFFLINE_ABOUT, n_tokens=1024),
+                   "quick": ProfileConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=1024),
                    "paper": ProfileConfig("paper", PAPER_ABOUT, "cuda", "bfloat16", PAPER1_MODELS, "enwik8", 16384)}
 AVGCOS_CONFIGS = {"offline": ProfileConfig("offline", OFFLINE_ABOUT, n_tokens=16384),
-                  "quick": ProfileConfig("quick", OFFLINE_ABOUT, n_tokens=2048),
+                  "quick": ProfileConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=2048),
                   "paper": ProfileConfig("paper", PAPER_ABOUT, "cuda", "bfloat16", PAPER1_MODELS, "enwik8", 16384)}
 
 # %% ../../nbs/figures/p1_profiles.ipynb #3ae5c192
+PROFILE_METRICS = ("anisotropy", "intersim", "twonn", "mada", "mom")
+
 def compute_profiles(cfg, progress=False, cache=None) -> dict:
-    "Fig. 1 profiles: first position dropped (decoders: also kept), outliers kept and dropped, in one pass per model."
-    spec = ProfileSpec(metrics=("anisotropy", "intersim", "twonn"), n_tokens=cfg.n_tokens, batch_size=min(4096, cfg.n_tokens),
-                       outliers=("keep", "drop"))
+    "Fig. 1 (and 5) profiles: first position dropped (decoders: also kept), outliers kept and dropped, and the flagged vectors named, in one pass per model."
+    spec = ProfileSpec(metrics=PROFILE_METRICS, n_tokens=cfg.n_tokens, batch_size=min(4096, cfg.n_tokens), outliers=("keep", "drop"))
     source = text_source(cfg.source)
-    runs = lambda kind: [dict(source=source, spec=replace(spec, first=("drop", "keep") if kind == "decoder" else "drop"))]
-    return {"profiles": profile_models(cfg, runs, progress)}
+    profiles, named = [], []
+    for label, name, window in cfg.models:
+        model, tok, kind = load_model(name, device=cfg.device, dtype=cfg.dtype)
+        s = replace(spec, window=window, first=("drop", "keep") if kind == "decoder" else "drop")
+        prof, out = layer_profile(model, tok, source, s, model_name=label, progress=progress, name_outliers=True)
+        profiles.append(prof.assign(kind=kind)); named.append(out.assign(kind=kind))
+        del model
+    out = {"profiles": pd.concat(profiles, ignore_index=True)}
+    if sum(map(len, named)): out["outliers"] = pd.concat(named, ignore_index=True)   # none flagged: no table
+    return out
 
 def compute_avgcos(cfg, progress=False, cache=None) -> dict:
     "Section 2.3: average cosine, plain and centered, and the centered SVD anisotropy per layer."
@@ -50,31 +61,69 @@ def compute_avgcos(cfg, progress=False, cache=None) -> dict:
               n_tokens=cfg.n_tokens, batch_size=min(4096, cfg.n_tokens))
     return {"avgcos": profile_models(cfg, lambda kind: [kw], progress)}
 
-PROFILES = register(Task("profiles", "P1 Fig. 1", ("profiles",), ("profiles", "first_position"), PROFILE_CONFIGS,
+PROFILES = register(Task("profiles", "P1 Figs. 1, 5", ("profiles", "outliers"), ("profiles", "first_position"), PROFILE_CONFIGS,
                          compute_profiles, lambda t, cfg: plot_profiles(t, cfg), lambda t: profile_findings(t),
-                         version=2))   # 2: every policy from one pass (the kept-first rows use the default's windows)
+                         version=3, optional=("outliers",)))   # 3: MADA and MoM, the outlier tokens named
 AVGCOS = register(Task("avgcos", "P1 sec. 2.3", ("avgcos",), ("avgcos",), AVGCOS_CONFIGS,
                        compute_avgcos, lambda t, cfg: plot_avgcos(t, cfg), lambda t: avgcos_findings(t)))
 
 # %% ../../nbs/figures/p1_profiles.ipynb #52a50896
+PANELS = (("anisotropy", "anisotropy (centered, SVD)"), ("twonn", "intrinsic dimension: TwoNN"),
+          ("intersim", "average cosine (InterSim)"), ("mada", "intrinsic dimension: MADA (k = 20)"),
+          ("mom", "intrinsic dimension: MoM (k = 100)"))
+
+def top_tokens(outliers:pd.DataFrame, n:int=3) -> pd.DataFrame:
+    "Per model and layer (default position policy): how many vectors are flagged, the largest ratio, and the most frequent tokens."
+    o = outliers[outliers["first"] == "drop"]
+    rows = []
+    for (model, layer), g in o.groupby(["model", "layer"], sort=False):
+        counts = g.token.value_counts()
+        rows.append(dict(model=model, layer=int(layer), layer_name=g.layer_name.iloc[0], n_flagged=len(g),
+                         n_vectors=int(g.n_vectors.iloc[0]), max_ratio=g.ratio.max(),
+                         tokens=", ".join(f"{t!r} {c}" for t, c in counts.head(n).items())))
+    return pd.DataFrame(rows, columns=["model", "layer", "layer_name", "n_flagged", "n_vectors", "max_ratio", "tokens"])
+
 def plot_profiles(t, cfg) -> dict:
-    "Fig. 1 (and, for decoders, the first-position figure) from the profiles table."
+    "Figs. 1 and 5 with the batch spread as a band, the outlier vectors per layer named (and, for decoders, the first-position figure)."
     import matplotlib.pyplot as plt
     df = t["profiles"]
     main, kept = df[df["first"] == "drop"], df[df["first"] == "keep"]
     colors = dict(zip(df.model.unique(), plt.get_cmap("tab10").colors))
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
-    for ax, metric, label in zip(axes, ("anisotropy", "twonn", "intersim"),
-                                 ("anisotropy (centered, SVD)", "intrinsic dimension (TwoNN)", "average cosine (InterSim)")):
+    fig, axes = plt.subplots(2, 3, figsize=(16, 8.6))
+    for ax, (metric, label) in zip(axes.flat, PANELS):
         for (model, outliers), g in main[main.metric == metric].groupby(["model", "outliers"], sort=False):
-            g = g.sort_values("layer")
-            ax.plot(g.layer / g.layer.max(), g.value, marker="o", ms=3, ls="-" if outliers == "keep" else "--",
-                    color=colors[model], label=f"{model} ({g.kind.iloc[0]}), outliers {outliers}")
-        ax.set_xlabel("relative depth (0 = embeddings)"); ax.set_title(label)
-    axes[0].legend(fontsize=7)
-    n = int(main.n_vectors.max()) if "n_vectors" in main else None
-    title(fig, f"Anisotropy profiles, encoders vs decoders (paper 1, Fig. 1): {n:,} tokens per layer of "
-                f"{', '.join(main.source.unique())}, first position dropped", cfg.about)
+            g = g.sort_values("layer"); x = g.layer / g.layer.max()
+            ax.fill_between(x, g.value - g["std"], g.value + g["std"], color=colors[model], alpha=0.2, lw=0)
+            ax.plot(x, g.value, marker="o", ms=2.5, ls="-" if outliers == "keep" else "--", color=colors[model],
+                    label=f"{model} ({g.kind.iloc[0]}), outliers {outliers}")
+        ax.set_xlabel("relative depth (0 = embeddings)"); ax.set_title(label, fontsize=10)
+    ax = axes[1, 2]                                   # the outlier vectors per layer, and which tokens they are
+    counts = main[(main.metric == "anisotropy") & (main.outliers == "keep")]
+    named = top_tokens(t["outliers"]) if "outliers" in t else None
+    shown = 0
+    for model, g in counts.groupby("model", sort=False):
+        g = g.sort_values("layer"); x = g.layer / g.layer.max()
+        ax.plot(x, g.n_outliers, "o-", ms=2.5, color=colors[model])
+        if named is None or not g.n_outliers.any(): continue
+        top = g.loc[g.n_outliers.idxmax()]
+        row = named[(named.model == model) & (named.layer == top.layer)].iloc[0]
+        ax.annotate(f"{model}, {row.layer_name}: {row.n_flagged} of {row.n_vectors:,}\n{row.tokens}",
+                    (top.layer / g.layer.max(), top.n_outliers), xytext=(14, -10 - 24 * shown), textcoords="offset points",
+                    fontsize=7, color=colors[model], ha="left", arrowprops=dict(arrowstyle="-", color=colors[model], lw=0.6))
+        shown += 1
+        a = main[(main.model == model) & (main.metric == "anisotropy") & (main.outliers == "keep")].set_index("layer").value
+        at = named[(named.model == model) & (named.layer == a.idxmax())]
+        if len(at): axes[0, 0].annotate(f"flagged: {at.tokens.iloc[0]}", (a.idxmax() / g.layer.max(), a.max()), xytext=(8, -12),
+                                        textcoords="offset points", fontsize=7, color=colors[model], ha="left",
+                                        arrowprops=dict(arrowstyle="-", color=colors[model], lw=0.6))
+    ax.set_yscale("symlog", linthresh=1); ax.set_xlabel("relative depth (0 = embeddings)"); ax.set_ylim(-0.3, None)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    ax.legend(handles, labels, fontsize=6.5, loc="center right", bbox_to_anchor=(1, 0.3))
+    ax.set_title(f"outlier vectors (norm > {main.outlier_factor.iloc[0]:g}x the layer's median), top tokens", fontsize=9)
+    n = int(main.n_vectors.max())
+    title(fig, f"Profiles, encoders vs decoders (paper 1, Figs. 1 and 5): {n:,} tokens per layer of "
+               f"{', '.join(main.source.unique())}, first position dropped; bands: +-1 sd over "
+               f"{int(main.n_batches.max())} batch(es) of {int(main.batch_size.iloc[0]):,}", cfg.about)
     figs = {"profiles": fig}
     if len(kept):
         model = kept.model.iloc[0]
@@ -88,6 +137,31 @@ def plot_profiles(t, cfg) -> dict:
         title(fig, f"{model} on {', '.join(kept.source.unique())}: what the first position of each window does", cfg.about)
         figs["first_position"] = fig
     return figs
+
+# %% ../../nbs/figures/p1_profiles.ipynb #888a3491
+def profile_summary(t) -> pd.DataFrame:
+    "Per model, default policies (first position dropped, outliers kept): where anisotropy peaks overall and in the middle third, its ends, the same with outliers dropped, TwoNN's peak, InterSim's range and the outlier vectors."
+    df, rows = t["profiles"], []
+    main = df[df["first"] == "drop"]
+    named = top_tokens(t["outliers"]) if "outliers" in t else None
+    for model, g in main.groupby("model", sort=False):
+        s = lambda metric, o="keep": g[(g.metric == metric) & (g.outliers == o)].set_index("layer").sort_index()
+        a, ad, tw, c = s("anisotropy").value, s("anisotropy", "drop").value, s("twonn").value, s("intersim").value
+        n = s("anisotropy").n_outliers
+        last = a.index.max()
+        mid = a[(a.index >= last / 3) & (a.index <= 2 * last / 3)]
+        mid_d = ad[mid.index]
+        top = named[(named.model == model) & (named.layer == n.idxmax())] if named is not None and n.max() else None
+        rows.append(dict(model=model, kind=g.kind.iloc[0], entries=last + 1, aniso_first=a.iloc[0], aniso_last=a.iloc[-1],
+                         aniso_max=a.max(), aniso_max_layer=a.idxmax(), aniso_mid_max=mid.max(), aniso_mid_layer=mid.idxmax(),
+                         aniso_mid_max_dropped=mid_d.max(), aniso_mid_layer_dropped=mid_d.idxmax(),
+                         aniso_dropped_at_max=ad[a.idxmax()], aniso_sd_max=s("anisotropy")["std"].max(),
+                         twonn_max=tw.max(), twonn_max_layer=tw.idxmax(), twonn_sd_max=s("twonn")["std"].max(),
+                         intersim_min=c.min(), intersim_max=c.max(), n_vectors=int(g.n_vectors.max()),
+                         outliers_max=int(n.max()), outliers_layer=int(n.idxmax()), outlier_layers=int((n > 0).sum()),
+                         outlier_tokens=None if top is None or not len(top) else top.tokens.iloc[0]))
+    return pd.DataFrame(rows)
+
 
 # %% ../../nbs/figures/p1_profiles.ipynb #87512cc5
 def plot_avgcos(t, cfg) -> dict:
@@ -108,13 +182,17 @@ def plot_avgcos(t, cfg) -> dict:
 
 # %% ../../nbs/figures/p1_profiles.ipynb #389172eb
 def profile_findings(t) -> list:
-    "Fig. 1: the anisotropy peak and InterSim range of each model; the first-position effect."
+    "Figs. 1 and 5: each model's anisotropy profile in one line (ends, peak, middle-third peak with outliers dropped), TwoNN's peak, the outlier vectors; the first-position effect."
     df, rows = t["profiles"], []
-    main = df[(df["first"] == "drop") & (df.outliers == "keep")]
-    for model, g in main.groupby("model", sort=False):
-        a, c = g[g.metric == "anisotropy"].set_index("layer").value, g[g.metric == "intersim"].set_index("layer").value
-        rows.append(("P1 Fig. 1", f"{model} ({g.kind.iloc[0]}): anisotropy max (layer)", f"{a.max():.3f} ({a.idxmax()})"))
-        rows.append(("P1 Fig. 1", f"{model}: InterSim range", f"{c.min():.3f}..{c.max():.3f}"))
+    for r in profile_summary(t).itertuples():
+        rows.append(("P1 Fig. 1", f"{r.model} ({r.kind}): anisotropy embeddings / max (layer) / last; middle third max "
+                                   "(layer), outliers dropped",
+                     f"{r.aniso_first:.3f} / {r.aniso_max:.3f} ({r.aniso_max_layer}) / {r.aniso_last:.3f}; "
+                     f"{r.aniso_mid_max_dropped:.3f} ({r.aniso_mid_layer_dropped})"))
+        rows.append(("P1 Fig. 5", f"{r.model}: TwoNN max (layer); InterSim range",
+                     f"{r.twonn_max:.2f} ({r.twonn_max_layer}); {r.intersim_min:.3f}..{r.intersim_max:.3f}"))
+        if r.outliers_max: rows.append(("P1 Fig. 1", f"{r.model}: outlier vectors, most in one layer (layer): tokens",
+                                        f"{r.outliers_max} of {r.n_vectors:,} ({r.outliers_layer}): {r.outlier_tokens}"))
     kept = df[(df["first"] == "keep") & (df.metric == "anisotropy")]
     for model, g in kept.groupby("model", sort=False):
         k = g[g.outliers == "keep"].value.max()

@@ -15,7 +15,7 @@ import pandas as pd
 import torch
 from ..checkpoints import ResultStore, job_key, local_checkpoints, profile_measure, sweep
 from ..data import sol_cache
-from ..train import trained_series, training_log, get_preset, build_model, train_windows, hf_tokenizer, _prepared
+from ..train import trained_series, training_log, get_preset, build_model, train_windows, preset_tokenizer
 from ..hidden import layer_states, cached_windows
 from ..knn import knn
 from ..intrinsic_dim import twonn, mada, mom
@@ -128,10 +128,7 @@ STUDY = register(Task("study", "P1 Figs. 2-4 (seeds, sizes)", ("study", "study_l
 # %% ../../nbs/figures/p1_study.ipynb #7725d0b5
 def initial_model(preset:str, seed:int=0):
     "Step 0 of a study run without training it: the seeded initialisation `train_model` saves as step0, and the run's tokenizer."
-    from tokenizers import Tokenizer
-    p = get_preset(preset)
-    tok_json, _ = _prepared(p.vocab, p.max_chars, 0, 0.05)
-    return build_model("decoder", p, seed=seed).eval(), hf_tokenizer(Tokenizer.from_str(tok_json), "decoder")
+    return build_model("decoder", preset, seed=seed).eval(), preset_tokenizer(preset)
 
 @torch.no_grad()
 def neighbour_structure(model, tokenizer, source, n_tokens:int=4096, window:int=127, seed:int=0) -> pd.DataFrame:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 from ..data import text_source
-from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, PYTHIA_MODELS
+from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
 from ..reproduce import TaskConfig, Task, register, profile_models, title
 
 # %% auto #0
@@ -25,7 +25,7 @@ class CosineConfig(TaskConfig):
     positive: ClassVar[tuple] = ("n_tokens",)
 
 COSINE_CONFIGS = {"offline": CosineConfig("offline", OFFLINE_ABOUT),
-                  "quick": CosineConfig("quick", OFFLINE_ABOUT, n_tokens=2048),
+                  "quick": CosineConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=2048),
                   "paper": CosineConfig("paper", "Pythia 70M-6.9B (Hub), the Pile", device="cuda", dtype="bfloat16",
                                         models=PYTHIA_MODELS[:7], sources=("hf:monology/pile-uncopyrighted",), n_tokens=65536)}
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 import numpy as np
 import pandas as pd
-from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, PYTHIA_MODELS, load_model
+from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
 from ..weights import weight_table, svd_projection, unembedding_matrix, embedding_matrix, SIGNS
 from ..reproduce import TaskConfig, Task, register, title
 
 # %% auto #0
-__all__ = ['WEIGHTS_CONFIGS', 'WEIGHTS', 'WeightsConfig', 'compute_weights', 'plot_weights', 'weight_findings']
+__all__ = ['WEIGHTS_CONFIGS', 'WEIGHTS', 'WeightsConfig', 'compute_weights', 'plot_isotropy', 'plot_weights', 'weight_findings']
 
 # %% ../../nbs/figures/p2_weights.ipynb #fb1d51a1
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class WeightsConfig(TaskConfig):
     "I(W), the final norm and SVD projections of a list of models (weights only: no text)."
     models: tuple = OFFLINE_MODELS                     # (label, name, window); the window is not used
 
-WEIGHTS_CONFIGS = {"offline": WeightsConfig("offline", OFFLINE_ABOUT), "quick": WeightsConfig("quick", OFFLINE_ABOUT),
+WEIGHTS_CONFIGS = {"offline": WeightsConfig("offline", OFFLINE_ABOUT), "quick": WeightsConfig("quick", QUICK_ABOUT, models=QUICK_MODELS),
                    "paper": WeightsConfig("paper", "the Pythia suite (Hub)", device="cuda", models=PYTHIA_MODELS)}
 
 def compute_weights(cfg, progress=False, cache=None) -> dict:
@@ -42,15 +42,46 @@ def compute_weights(cfg, progress=False, cache=None) -> dict:
         del model
     return {"weights": pd.concat(tabs, ignore_index=True), "svd_projection": pd.concat(projs, ignore_index=True)}
 
-WEIGHTS = register(Task("weights", "P2 Figs. 5-6, 8-10", ("weights", "svd_projection"), ("svd_projection",), WEIGHTS_CONFIGS,
+WEIGHTS = register(Task("weights", "P2 Figs. 5-6, 8-10", ("weights", "svd_projection"), ("isotropy", "svd_projection"), WEIGHTS_CONFIGS,
                         compute_weights, lambda t, cfg: plot_weights(t, cfg), lambda t: weight_findings(t), version=3))
+
+# %% ../../nbs/figures/p2_weights.ipynb #38365c21
+def _tied(w:pd.DataFrame) -> set:
+    "Models whose unembedding is their embedding (the weight table's note says so)."
+    return set(w[w.note.astype(str).str.startswith("tied")].model)
+
+def plot_isotropy(t, cfg):
+    "Figs. 5-6: I(W) of every model's embedding and unembedding, plain under the three sign conventions and centered; a tied matrix is drawn once and labelled."
+    import matplotlib.pyplot as plt
+    iso = t["weights"][t["weights"].metric == "I(W)"]
+    bars = [("False", "fixed", "plain, fixed signs"), ("False", "solver", "plain, solver's signs"),
+            ("False", "both", "plain, both signs"), ("True", "fixed", "mean-centered")]
+    groups, tied_models = [], _tied(t["weights"])   # (label, values): one group per distinct matrix
+    for (model, matrix), g in iso.groupby(["model", "matrix"], sort=False):
+        if g.value.isna().all(): continue            # an encoder without an LM head
+        tied = model in tied_models
+        if tied and matrix == "unembedding": continue
+        v = g.set_index([g.center.astype(str), "signs"]).value
+        groups.append((f"{model}\n{'embedding = unembedding (tied)' if tied else matrix}", [v[c, s] for c, s, _ in bars]))
+    fig, ax = plt.subplots(figsize=(max(9, 2.2 * len(groups)), 4.6))
+    w = 0.8 / len(bars)
+    for j, (_, _, label) in enumerate(bars):
+        x = np.arange(len(groups)) + (j - (len(bars) - 1) / 2) * w
+        ax.bar(x, [v[j] for _, v in groups], w, label=label)
+    ax.set_xticks(range(len(groups))); ax.set_xticklabels([g for g, _ in groups], fontsize=8)
+    ax.set_ylim(0, 1.05); ax.set_ylabel("I(W)"); ax.legend(fontsize=7, ncol=2)
+    title(fig, "Partition-function isotropy I(W) of the embedding and unembedding matrices (paper 2, Figs. 5-6);\n"
+               "a tied model has one matrix, drawn once", cfg.about)
+    return fig
+
 
 # %% ../../nbs/figures/p2_weights.ipynb #dcf2332c
 def plot_weights(t, cfg) -> dict:
-    "Fig. 10: each model's (un)embedding on its top two singular directions, plain and mean-centered."
+    "Figs. 5-6 (I(W)) and Fig. 10: each model's (un)embedding on its top two singular directions, plain and mean-centered."
     import matplotlib.pyplot as plt
     pr = t["svd_projection"]
     models = list(pr.model.unique())
+    tied_models = _tied(t["weights"])
     fig, axes = plt.subplots(len(models), 2, figsize=(10, 4.2 * len(models)), squeeze=False)
     for row, model in zip(axes, models):
         for ax, c in zip(row, (False, True)):
@@ -59,18 +90,20 @@ def plot_weights(t, cfg) -> dict:
             ax.axhline(0, color="0.7", lw=0.5); ax.axvline(0, color="0.7", lw=0.5)
             ax.set_xlabel(f"SV1 ({100 * g.explained1.iloc[0]:.1f}% of $\\|W\\|_F^2$)")
             ax.set_ylabel(f"SV2 ({100 * g.explained2.iloc[0]:.1f}%)")
-            ax.set_title(f"{model} {g.matrix.iloc[0]}, {'mean-centered' if c else 'plain'}", fontsize=9)
+            tied = " (tied: = embedding)" if model in tied_models else ""
+            ax.set_title(f"{model} {g.matrix.iloc[0]}{tied}, {'mean-centered' if c else 'plain'}", fontsize=9)
     title(fig, "2D SVD projections (paper 2, Fig. 10)", cfg.about)
-    return {"svd_projection": fig}
+    return {"isotropy": plot_isotropy(t, cfg), "svd_projection": fig}
 
 # %% ../../nbs/figures/p2_weights.ipynb #de2743a7
 def weight_findings(t) -> list:
     "Figs. 5-6 and 8-9: I(W) under the three sign conventions and centered; the final norm's avgnorm(g)."
     w, rows = t["weights"], []
-    iso = w[w.metric == "I(W)"]
+    iso, tied = w[w.metric == "I(W)"], _tied(w)
     for (model, matrix), g in iso.groupby(["model", "matrix"], sort=False):
         v = g.set_index([g.center.astype(str), "signs"]).value
-        if v.isna().all(): continue
+        if v.isna().all() or (model in tied and matrix == "unembedding"): continue
+        if model in tied: matrix = "embedding = unembedding (tied)"
         rows.append(("P2 Figs. 5-6", f"{model} {matrix}: I(W) fixed / solver / both signs, centered",
                      f"{v['False', 'fixed']:.3f} / {v['False', 'solver']:.3f} / {v['False', 'both']:.3f}, {v['True', 'fixed']:.3f}"))
     g = w[(w.matrix == "final_norm") & (w.metric == "avgnorm_g")]
