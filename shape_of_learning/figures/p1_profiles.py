@@ -134,7 +134,8 @@ def plot_profiles(t, cfg) -> dict:
         ax.plot(a.index, a["keep"], "s-", ms=3, color="black", label="first position kept")
         ax.plot(a.index, a["drop"], "x--", ms=4, color="tab:green", label="first position kept, outliers (>10x median norm) dropped")
         ax.set_xlabel("layer (0 = embeddings)"); ax.set_ylabel("anisotropy (centered, SVD)"); ax.legend(fontsize=8)
-        title(fig, f"{model} on {', '.join(kept.source.unique())}: what the first position of each window does", cfg.about)
+        title(fig, f"{model} on {', '.join(kept.source.unique())}, {int(kept.n_vectors.max()):,} tokens per layer: what the "
+                   "first position of each window does", cfg.about)
         figs["first_position"] = fig
     return figs
 

@@ -69,7 +69,8 @@ def plot_probes(t, cfg) -> dict:
         ax.set(title=f"{task} ({g0.n_texts.iloc[0]} texts, {g0.n_classes.iloc[0]} classes)", xlabel="relative depth (0 = embeddings)")
         ax.grid(alpha=0.3)
     axes[0, 0].set_ylabel("5-fold probe accuracy"); axes[0, 0].legend(fontsize=8)
-    title(fig, "Linear-probe accuracy per layer (mean-pooled, 5 folds)", cfg.about)
+    title(fig, f"Linear-probe accuracy per layer (paper 2's downstream question) on {', '.join(tasks)}: mean-pooled hidden "
+               "states, 5 folds", cfg.about)
     return {"probes": fig}
 
 # %% ../../nbs/figures/p2_downstream.ipynb #f8075409
