@@ -25,8 +25,9 @@ from .training import sweep_source
 
 # %% auto #0
 __all__ = ['STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATORS', 'NAMES', 'StudyConfig', 'size_label', 'model_size',
-           'runs_store', 'run_key', 'study_run', 'compute_study', 'initial_model', 'neighbour_structure', 'seed_curves',
-           'rise_then_fall', 'size_table', 'plot_curves', 'plot_layers', 'plot_study', 'study_findings']
+           'runs_store', 'run_key', 'study_run', 'study_progress', 'compute_study', 'initial_model',
+           'neighbour_structure', 'seed_curves', 'rise_then_fall', 'size_table', 'plot_curves', 'plot_layers',
+           'plot_study', 'study_findings']
 
 # %% ../../nbs/figures/p1_study.ipynb #1f08b874
 @dataclass(frozen=True)
@@ -104,6 +105,21 @@ def study_run(cfg:StudyConfig, preset:str, seed:int, progress:bool=False, cache=
     prof = prof.drop(columns=["model", "revision"]).assign(val_loss=prof.step.map(log.set_index("step").val_loss))
     log = log.assign(train_windows=n_windows, session_seconds=t1 - t0, profile_seconds=time.perf_counter() - t1)
     return dict(profile=tagged(prof), log=tagged(log))
+
+def study_progress(cfg="offline", cache=None) -> pd.DataFrame:
+    "Every run of a study in the order `compute_study` takes them: finished or not, and the finished ones' times (nothing is trained)."
+    cfg = STUDY_CONFIGS[cfg] if isinstance(cfg, str) else cfg
+    store, rows = runs_store(cfg, cache), []
+    for seed in range(cfg.seeds):
+        for preset in cfg.sizes:
+            keys = {t: run_key(cfg, preset, seed, t) for t in ("profile", "log")}
+            done = all(store.done(k) for k in keys.values())
+            log = pd.read_csv(store.csv_path(keys["log"])) if done else None
+            rows.append(dict(size=size_label(preset), preset=preset, seed=seed, done=done,
+                             train_seconds=log.seconds.max() if done else np.nan,
+                             profile_seconds=log.profile_seconds.iloc[0] if done else np.nan,
+                             val_loss=log.val_loss.iloc[-1] if done else np.nan))
+    return pd.DataFrame(rows)
 
 def compute_study(cfg:StudyConfig, progress=False, cache=None) -> dict:
     "Every run of the study, seeds outermost; a finished run's tables are read from `runs_store`, a missing one is made."
