@@ -13,12 +13,12 @@ from ..data import text_source
 from ..hidden import ProfileSpec, layer_profile
 from ..models import load_model
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
-from ..reproduce import TaskConfig, Task, register, profile_models, title
+from ..reproduce import TaskConfig, Task, register, run_task, title
 
 # %% auto #0
-__all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'PROFILE_METRICS', 'PROFILES', 'AVGCOS', 'PANELS', 'ProfileConfig',
-           'compute_profiles', 'compute_avgcos', 'top_tokens', 'plot_profiles', 'profile_summary', 'plot_avgcos',
-           'profile_findings', 'avgcos_findings']
+__all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'PROFILE_METRICS', 'AVGCOS_METRICS', 'PROFILES', 'AVGCOS',
+           'PANELS', 'ProfileConfig', 'compute_profiles', 'compute_avgcos', 'top_tokens', 'plot_profiles',
+           'profile_summary', 'plot_avgcos', 'profile_findings', 'avgcos_findings']
 
 # %% ../../nbs/figures/p1_profiles.ipynb #9e3f779e
 @dataclass(frozen=True)
@@ -33,16 +33,16 @@ PAPER_ABOUT = "the papers' models (Hub), enwik8"
 PROFILE_CONFIGS = {"offline": ProfileConfig("offline", OFFLINE_ABOUT),
                    "quick": ProfileConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=1024),
                    "paper": ProfileConfig("paper", PAPER_ABOUT, "cuda", "bfloat16", PAPER1_MODELS, "enwik8", 16384)}
-AVGCOS_CONFIGS = {"offline": ProfileConfig("offline", OFFLINE_ABOUT, n_tokens=16384),
-                  "quick": ProfileConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=2048),
-                  "paper": ProfileConfig("paper", PAPER_ABOUT, "cuda", "bfloat16", PAPER1_MODELS, "enwik8", 16384)}
+AVGCOS_CONFIGS = dict(PROFILE_CONFIGS)     # section 2.3 reads the profile pass: the same vectors
 
 # %% ../../nbs/figures/p1_profiles.ipynb #3ae5c192
 PROFILE_METRICS = ("anisotropy", "intersim", "twonn", "mada", "mom")
+AVGCOS_METRICS = ("avg_cos", "avg_cos_centered", "anisotropy")
 
 def compute_profiles(cfg, progress=False, cache=None) -> dict:
     "Fig. 1 (and 5) profiles: first position dropped (decoders: also kept), outliers kept and dropped, and the flagged vectors named, in one pass per model."
-    spec = ProfileSpec(metrics=PROFILE_METRICS, n_tokens=cfg.n_tokens, batch_size=min(4096, cfg.n_tokens), outliers=("keep", "drop"))
+    metrics = PROFILE_METRICS + tuple(m for m in AVGCOS_METRICS if m not in PROFILE_METRICS)
+    spec = ProfileSpec(metrics=metrics, n_tokens=cfg.n_tokens, batch_size=min(4096, cfg.n_tokens), outliers=("keep", "drop"))
     source = text_source(cfg.source)
     profiles, named = [], []
     for label, name, window in cfg.models:
@@ -56,16 +56,17 @@ def compute_profiles(cfg, progress=False, cache=None) -> dict:
     return out
 
 def compute_avgcos(cfg, progress=False, cache=None) -> dict:
-    "Section 2.3: average cosine, plain and centered, and the centered SVD anisotropy per layer."
-    kw = dict(source=text_source(cfg.source), metrics=("avg_cos", "avg_cos_centered", "anisotropy"),
-              n_tokens=cfg.n_tokens, batch_size=min(4096, cfg.n_tokens))
-    return {"avgcos": profile_models(cfg, lambda kind: [kw], progress)}
+    "Section 2.3: average cosine, plain and centered, and the centered SVD anisotropy per layer, read from the profile pass (first position dropped, outliers kept)."
+    df = run_task(PROFILES, cfg, cache=cache, progress=progress)[0]["profiles"]
+    keep = df.metric.isin(AVGCOS_METRICS) & (df["first"] == "drop") & (df.outliers == "keep")
+    return {"avgcos": df[keep].reset_index(drop=True)}
 
 PROFILES = register(Task("profiles", "P1 Figs. 1, 5", ("profiles", "outliers"), ("profiles", "first_position"), PROFILE_CONFIGS,
                          compute_profiles, lambda t, cfg: plot_profiles(t, cfg), lambda t: profile_findings(t),
-                         version=3, optional=("outliers",)))   # 3: MADA and MoM, the outlier tokens named
+                         version=4, optional=("outliers",)))   # 3: MADA and MoM, the outlier tokens named; 4: the average cosines too
 AVGCOS = register(Task("avgcos", "P1 sec. 2.3", ("avgcos",), ("avgcos",), AVGCOS_CONFIGS,
-                       compute_avgcos, lambda t, cfg: plot_avgcos(t, cfg), lambda t: avgcos_findings(t)))
+                       compute_avgcos, lambda t, cfg: plot_avgcos(t, cfg), lambda t: avgcos_findings(t),
+                       version=2))   # 2: read from the profile pass instead of a second forward pass
 
 # %% ../../nbs/figures/p1_profiles.ipynb #52a50896
 PANELS = (("anisotropy", "anisotropy (centered, SVD)"), ("twonn", "intrinsic dimension: TwoNN"),

@@ -26,8 +26,8 @@ from .training import sweep_source
 # %% auto #0
 __all__ = ['STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATORS', 'NAMES', 'StudyConfig', 'size_label', 'model_size',
            'runs_store', 'run_key', 'study_run', 'study_progress', 'compute_study', 'initial_model',
-           'neighbour_structure', 'seed_curves', 'rise_then_fall', 'size_table', 'plot_curves', 'plot_layers',
-           'plot_study', 'study_findings']
+           'neighbour_structure', 'seed_curves', 'rise_then_fall', 'fall_then_rise', 'size_table', 'plot_curves',
+           'plot_layers', 'plot_study', 'study_findings']
 
 # %% ../../nbs/figures/p1_study.ipynb #1f08b874
 @dataclass(frozen=True)
@@ -172,36 +172,57 @@ NAMES = dict(twonn="TwoNN", mada="MADA", mom="MoM", anisotropy="anisotropy", int
 def _sizes(df) -> list: return list(dict.fromkeys(df["size"]))
 
 def seed_curves(df:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
-    "A metric over training, one column per (size, seed): its mean over the blocks' outputs, or at the embedding output."
+    "A metric over training, one column per (size, seed): its mean over the blocks' outputs, at the embedding output, or over every layer (paper 1's mean)."
     sel = df[df.metric == metric]
     if layers == "blocks": sel = sel[sel.layer_name.str.startswith("block")]
     elif layers == "embeddings": sel = sel[sel.layer == 0]
-    else: raise ValueError(f"layers must be 'blocks' or 'embeddings'; got {layers!r}")
+    elif layers != "all": raise ValueError(f"layers must be 'blocks', 'embeddings' or 'all'; got {layers!r}")
     return sel.groupby(["size", "seed", "step"]).value.mean().unstack(["size", "seed"]).sort_index()
+
+def _turn(c:pd.DataFrame, sign:int, rel:float, level:float) -> dict:
+    "The seeds' mean curve's extremum (sign 1: maximum, -1: minimum) and the per-seed change into it and out of it, with t-interval lower ends."
+    from scipy import stats
+    m, n = c.mean(1), c.shape[1]
+    first, last, top = m.index[0], m.index[-1], (m * sign).idxmax()
+    into, out = sign * (c.loc[top] - c.loc[first]), sign * (c.loc[top] - c.loc[last])
+    tq = stats.t.ppf((1 + level) / 2, n - 1) if n > 1 else np.inf
+    low = lambda x: x.mean() - tq * x.std(ddof=1) / np.sqrt(n) if n > 1 else -np.inf
+    sd = lambda s: float(c.loc[s].std(ddof=1)) if n > 1 else np.nan
+    thr = rel * abs(m.loc[top])
+    at = "first" if top == first else "last" if top == last else None
+    return dict(seeds=n, start=m.loc[first], start_sd=sd(first), turn=m.loc[top], turn_sd=sd(top), turn_step=int(top),
+                final=m.loc[last], final_sd=sd(last), into=into.mean(), into_low=low(into), out=out.mean(), out_low=low(out),
+                threshold=thr, at=at, into_ok=low(into) > thr, out_ok=low(out) > thr)
+
+def _verdict(r:dict, up:str, down:str, extreme:str) -> str:
+    "Words for a turn: `up` is the change into the extremum, `down` the change out of it."
+    if r["at"] == "first": return f"no {up}: {extreme} at step 0"
+    if r["at"] == "last": return f"no {down}: {extreme} at the last step"
+    if r["into_ok"] and r["out_ok"]: return f"{up}, then {down}"
+    if r["into_ok"]: return f"{up}; the {down} is within the seed spread"
+    if r["out_ok"]: return f"{down}; the {up} before it is within the seed spread"
+    return f"{up} and {down} both within the seed spread"
 
 def rise_then_fall(df:pd.DataFrame, metric:str="twonn", layers:str="blocks", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
     "Per size: the seeds' mean curve, its peak, and whether the rise to the peak and the fall after it exceed `rel` of the peak at `level` confidence over seeds."
-    from scipy import stats
     curves, rows = seed_curves(df, metric, layers), []
     for size in _sizes(df):
-        c = curves[size].dropna()
-        m, n = c.mean(1), c.shape[1]
-        first, last, top = m.index[0], m.index[-1], m.idxmax()
-        rise, fall = c.loc[top] - c.loc[first], c.loc[top] - c.loc[last]
-        tq = stats.t.ppf((1 + level) / 2, n - 1) if n > 1 else np.inf
-        low = lambda x: x.mean() - tq * x.std(ddof=1) / np.sqrt(n) if n > 1 else -np.inf
-        thr = rel * m.loc[top]
-        if top == first: verdict = "no rise: highest at step 0"
-        elif top == last: verdict = "no fall: highest at the last step"
-        elif low(rise) > thr and low(fall) > thr: verdict = "rise, then fall"
-        elif low(rise) > thr: verdict = "rise; the fall is within the seed spread"
-        elif low(fall) > thr: verdict = "fall; the rise before it is within the seed spread"
-        else: verdict = "rise and fall both within the seed spread"
-        sd = lambda s: float(c.loc[s].std(ddof=1)) if n > 1 else np.nan
-        rows.append(dict(size=size, metric=metric, layers=layers, seeds=n, start=m.loc[first], start_sd=sd(first),
-                         peak=m.loc[top], peak_sd=sd(top), peak_step=int(top), final=m.loc[last], final_sd=sd(last),
-                         rise=rise.mean(), rise_low=low(rise), fall=fall.mean(), fall_low=low(fall), threshold=thr,
-                         verdict=verdict))
+        r = _turn(curves[size].dropna(), 1, rel, level)
+        rows.append(dict(size=size, metric=metric, layers=layers, seeds=r["seeds"], start=r["start"], start_sd=r["start_sd"],
+                         peak=r["turn"], peak_sd=r["turn_sd"], peak_step=r["turn_step"], final=r["final"], final_sd=r["final_sd"],
+                         rise=r["into"], rise_low=r["into_low"], fall=r["out"], fall_low=r["out_low"], threshold=r["threshold"],
+                         verdict=_verdict(r, "rise", "fall", "highest")))
+    return pd.DataFrame(rows)
+
+def fall_then_rise(df:pd.DataFrame, metric:str="mada", layers:str="blocks", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
+    "The mirror test: the seeds' mean curve's lowest point, and whether the fall to it and the rise after it exceed `rel` of it at `level` confidence."
+    curves, rows = seed_curves(df, metric, layers), []
+    for size in _sizes(df):
+        r = _turn(curves[size].dropna(), -1, rel, level)
+        rows.append(dict(size=size, metric=metric, layers=layers, seeds=r["seeds"], start=r["start"], start_sd=r["start_sd"],
+                         trough=r["turn"], trough_sd=r["turn_sd"], trough_step=r["turn_step"], final=r["final"],
+                         final_sd=r["final_sd"], fall=r["into"], fall_low=r["into_low"], rise=r["out"], rise_low=r["out_low"],
+                         threshold=r["threshold"], verdict=_verdict(r, "fall", "rise", "lowest")))
     return pd.DataFrame(rows)
 
 def size_table(t:dict) -> pd.DataFrame:
@@ -292,10 +313,15 @@ def study_findings(t) -> list:
         rows.append(("study", f"{r.size} ({r.params / 1e6:.2f}M params): held-out loss after {r.steps:,} steps "
                               f"({r.tokens / 1e6:.1f}M tokens, {r.epochs:.2f} epochs), {r.seeds} seeds",
                      f"{r.val_loss:.3f} ± {r.val_loss_sd:.3f}"))
-    for est in ESTIMATORS:
-        for r in rise_then_fall(t["study"], est).itertuples():
-            rows.append(("P1 Fig. 4", f"{r.size}: blocks' mean {NAMES[est]}, step 0 / peak (step) / final",
-                         f"{r.start:.2f}±{r.start_sd:.2f} / {r.peak:.2f}±{r.peak_sd:.2f} ({r.peak_step}) / "
-                         f"{r.final:.2f}±{r.final_sd:.2f}: {r.verdict}"))
+    for metric in ESTIMATORS + ("anisotropy",):
+        fig, f = ("P1 Figs. 2-3", ".3f") if metric == "anisotropy" else ("P1 Fig. 4", ".2f")
+        for r in rise_then_fall(t["study"], metric).itertuples():
+            rows.append((fig, f"{r.size}: blocks' mean {NAMES[metric]}, step 0 / peak (step) / final",
+                         f"{r.start:{f}}±{r.start_sd:{f}} / {r.peak:{f}}±{r.peak_sd:{f}} ({r.peak_step}) / "
+                         f"{r.final:{f}}±{r.final_sd:{f}}: {r.verdict}"))
+        if metric == "anisotropy": continue
+        for r in fall_then_rise(t["study"], metric).itertuples():
+            rows.append((fig, f"{r.size}: blocks' mean {NAMES[metric]}, lowest (step); the mirror test",
+                         f"{r.trough:{f}}±{r.trough_sd:{f}} ({r.trough_step}): {r.verdict}"))
     return rows
 
