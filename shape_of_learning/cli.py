@@ -140,7 +140,7 @@ def _shell_option(f, overrides):
     default = overrides.get(f.name, f.default)
     if f.name == "stream": return str, "auto"
     if f.name == "layers": return str, ""
-    if f.name == "source_tokens": return int, default or 0
+    if f.name in ("source_tokens", "mem_limit"): return int, default or 0
     if f.name == "pooled": return bool_arg, default
     if isinstance(default, tuple): return str, ",".join(default)
     return type(default), default
@@ -172,7 +172,7 @@ def spec_from_options(**options) -> ProfileSpec:
         elif k == "stream" and isinstance(v, str):
             if v not in ("auto", "true", "false"): raise ValueError(f"--stream must be auto, true or false; got {v!r}")
             v = {"auto": None, "true": True, "false": False}[v]
-        elif k == "source_tokens": v = v or None
+        elif k in ("source_tokens", "mem_limit"): v = v or None
         out[k] = v
     return profile_spec(**out)
 

@@ -14,8 +14,8 @@ from .data import TextSource
 
 # %% auto #0
 __all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LayerStates', 'layer_states', 'Metric', 'get_metrics', 'ProfileSpec',
-           'profile_spec', 'special_affixes', 'window_inputs', 'outlier_mask', 'metric_rows', 'cached_windows',
-           'layer_profile', 'outlier_tokens']
+           'profile_spec', 'special_affixes', 'window_inputs', 'memory_budget', 'outlier_mask', 'metric_rows',
+           'cached_windows', 'layer_profile', 'outlier_tokens']
 
 # %% ../nbs/06_hidden.ipynb #efba0f2c
 @dataclass
@@ -48,7 +48,7 @@ def layer_states(model, input_ids, attention_mask=None) -> LayerStates:
     return LayerStates(names + ["final_norm"], list(hs[:L]) + [out_last["h"], hs[L]])
 
 # %% ../nbs/06_hidden.ipynb #c88f9d42
-import hashlib, math
+import hashlib, math, os
 from dataclasses import dataclass, field, fields, replace
 from itertools import product
 import numpy as np
@@ -114,7 +114,7 @@ class ProfileSpec:
     stream: bool = None            # stream the cosine metrics without storing vectors (default: when all can)
     source_tokens: int = None      # draw windows from the first this many tokens of each source (None: all of it)
     forward_batch: int = 8         # windows per forward pass
-    mem_limit: int = 2**32         # bytes of stored vectors / accumulators; above it, layers are measured in groups
+    mem_limit: int = None          # bytes of vectors / accumulators before layers go in groups (None: memory_budget())
 
     def __post_init__(self):
         set_ = lambda k, v: object.__setattr__(self, k, v)
@@ -127,6 +127,7 @@ class ProfileSpec:
             if isinstance(getattr(self, k), list): set_(k, tuple(vals))
         for k in ("n_tokens", "window", "batch_size", "forward_batch", "mem_limit"):
             v = getattr(self, k)
+            if k == "mem_limit" and v is None: continue
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
                 raise ValueError(f"{k} must be a positive integer; got {v!r}")
         if not (isinstance(self.seed, (int, np.integer)) and 0 <= self.seed):
@@ -179,6 +180,16 @@ def window_inputs(tokenizer, windows) -> torch.Tensor:
     n = len(windows.ids)
     rows = [np.tile(np.asarray(pre, dtype=np.int64), (n, 1)), windows.ids, np.tile(np.asarray(post, dtype=np.int64), (n, 1))]
     return torch.as_tensor(np.concatenate(rows, 1), dtype=torch.long)
+
+def memory_budget(device=None) -> int:
+    "Half the memory free on `device` now, in bytes: a CUDA device's free memory, else the machine's available RAM."
+    device = torch.device(device or "cpu")
+    if device.type == "cuda": return torch.cuda.mem_get_info(device)[0] // 2
+    try:
+        with open("/proc/meminfo") as f:
+            available = next(int(line.split()[1]) * 1024 for line in f if line.startswith("MemAvailable:"))
+    except (OSError, StopIteration, ValueError): available = 2**33        # no /proc/meminfo (macOS, Windows): 8 GiB
+    return available // 2
 
 def outlier_mask(X:torch.Tensor, factor:float, norms:torch.Tensor=None) -> torch.Tensor:
     "True for rows whose norm exceeds `factor` times the median row norm (`norms`: the row norms, if already known)."
@@ -360,6 +371,7 @@ def layer_profile(
     if name_outliers and stream:
         raise ValueError("name_outliers=True needs the stored vectors: pass stream=False (or a metric that needs them)")
     keeps, plan, measured = _plan(model, tokenizer, source, spec)
+    same = {p: next(q for q in keeps if torch.equal(keeps[q], k)) for p, k in keeps.items()}   # policies keeping the same positions
     n_tokens = spec.n_tokens
     d, outs = model.config.hidden_size, spec.values("outliers")
     with_all = spec.pooled and len(plan) > 1
@@ -368,7 +380,7 @@ def layer_profile(
         per_layer = len(keeps) * len(outs) * (1 + with_all) * (len(plan) * (spec.batch_size * d * 4 + 8 * d * 64)
                                                                + ("intrasim" in spec.metrics) * distinct * d * 24)
     else: per_layer = len(keeps) * (len(plan) + with_all) * n_tokens * d * 4
-    group = max(1, min(len(measured), spec.mem_limit // max(per_layer, 1)))
+    group = max(1, min(len(measured), (spec.mem_limit or memory_budget(model.device)) // max(per_layer, 1)))
     rows, named = [], []
     def emit(src, policy, o, l, names, results, n_vectors, n_out):
         for r in results:
@@ -408,6 +420,7 @@ def layer_profile(
                     for l in layers: store[l, p][filled[p]:filled[p] + m] = chunk[l, p]
                     filled[p] += m
             for l in layers:
+                done = {}                # the same points (a policy alias, no outlier to drop) are measured once
                 for p in keeps:
                     X = store.pop((l, p))
                     norms = torch.linalg.vector_norm(X.double(), dim=1)
@@ -415,16 +428,21 @@ def layer_profile(
                     if name_outliers:
                         named += _outlier_rows(name, p, l, names[l], norms, keeps[p], ids_all, tokenizer, spec.outlier_factor)
                     for o in outs:
-                        Xo, ids = (X[~out], tok_ids[p][~out.numpy()]) if o == "drop" else (X, tok_ids[p])
+                        drop = o == "drop" and bool(out.any())
+                        Xo, ids = (X[~out], tok_ids[p][~out.numpy()]) if drop else (X, tok_ids[p])
                         if with_all: kept[l, p, o].append((Xo, ids, int(out.sum())))
-                        emit(name, p, o, l, names, metric_rows(Xo, ids, spec.metrics, spec.batch_size, spec.seed),
-                             len(Xo), int(out.sum()))
+                        if (same[p], drop) not in done:
+                            done[same[p], drop] = metric_rows(Xo, ids, spec.metrics, spec.batch_size, spec.seed)
+                        emit(name, p, o, l, names, done[same[p], drop], len(Xo), int(out.sum()))
         if with_all:                                 # the union of what each source measured
+            pooled = {}
             for l, p, o in combos:
                 parts = kept.pop((l, p, o))
+                n_out = sum(q[2] for q in parts)
                 X, ids = torch.cat([q[0] for q in parts]), np.concatenate([q[1] for q in parts])
-                emit("all", p, o, l, names, metric_rows(X, ids, spec.metrics, spec.batch_size, spec.seed), len(X),
-                     sum(q[2] for q in parts))
+                key = (l, same[p], o == "drop" and n_out > 0)
+                if key not in pooled: pooled[key] = metric_rows(X, ids, spec.metrics, spec.batch_size, spec.seed)
+                emit("all", p, o, l, names, pooled[key], len(X), n_out)
     df = pd.DataFrame(rows)
     meta = dict(model=model_name or getattr(model.config, "name_or_path", "") or type(model).__name__,
                 revision=revision, kind=model_kind(model.config), n_tokens=n_tokens, window=spec.window,
