@@ -41,7 +41,7 @@ PAPER_RUNS = (tuple((f"BLOOM-{s.upper()}", f"bloom-{s}", 1023) for s in ("560m",
               + (("TinyLlama-1.1B", "tinyllama", 1023),))
 TRAINING_CONFIGS = {
     "offline": TrainingConfig("offline", "small models trained here on the offline Wikipedia text (4 layers, d=128, 500 steps), "
-                                         "not the papers' models"),
+                                         "not the papers' models", cosine_n_tokens=16384, every=2),
     "quick": TrainingConfig("quick", "tiny models trained here on the offline Wikipedia text (2 layers, d=32, 60 steps), "
                                      "not the papers' models", preset="tiny", n_tokens=512, cosine_n_tokens=1024, every=4),
     "paper": TrainingConfig("paper", "the papers' checkpoints (Hub), enwik8", device="cuda", dtype="bfloat16", runs=PAPER_RUNS,
