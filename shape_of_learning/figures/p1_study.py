@@ -25,7 +25,7 @@ from .training import sweep_source
 
 # %% auto #0
 __all__ = ['STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATORS', 'NAMES', 'StudyConfig', 'size_label', 'model_size',
-           'runs_store', 'run_key', 'study_run', 'study_progress', 'compute_study', 'initial_model',
+           'runs_store', 'run_key', 'study_run', 'run_keys', 'study_progress', 'compute_study', 'initial_model',
            'neighbour_structure', 'seed_curves', 'rise_then_fall', 'fall_then_rise', 'size_table', 'plot_curves',
            'plot_layers', 'plot_study', 'study_findings']
 
@@ -106,28 +106,30 @@ def study_run(cfg:StudyConfig, preset:str, seed:int, progress:bool=False, cache=
     log = log.assign(train_windows=n_windows, session_seconds=t1 - t0, profile_seconds=time.perf_counter() - t1)
     return dict(profile=tagged(prof), log=tagged(log))
 
+def run_keys(cfg:StudyConfig) -> list:
+    "(preset, seed, {table: store key}) of every run, seeds outermost: the order the study trains them in."
+    return [(preset, seed, {t: run_key(cfg, preset, seed, t) for t in ("profile", "log")})
+            for seed in range(cfg.seeds) for preset in cfg.sizes]
+
 def study_progress(cfg="offline", cache=None) -> pd.DataFrame:
     "Every run of a study in the order `compute_study` takes them: finished or not, and the finished ones' times (nothing is trained)."
     cfg = STUDY_CONFIGS[cfg] if isinstance(cfg, str) else cfg
     store, rows = runs_store(cfg, cache), []
-    for seed in range(cfg.seeds):
-        for preset in cfg.sizes:
-            keys = {t: run_key(cfg, preset, seed, t) for t in ("profile", "log")}
-            done = all(store.done(k) for k in keys.values())
-            log = pd.read_csv(store.csv_path(keys["log"])) if done else None
-            rows.append(dict(size=size_label(preset), preset=preset, seed=seed, done=done,
-                             train_seconds=log.seconds.max() if done else np.nan,
-                             profile_seconds=log.profile_seconds.iloc[0] if done else np.nan,
-                             val_loss=log.val_loss.iloc[-1] if done else np.nan))
+    for preset, seed, keys in run_keys(cfg):
+        done = all(store.done(k) for k in keys.values())
+        log = pd.read_csv(store.csv_path(keys["log"])) if done else None
+        rows.append(dict(size=size_label(preset), preset=preset, seed=seed, done=done,
+                         train_seconds=log.seconds.max() if done else np.nan,
+                         profile_seconds=log.profile_seconds.iloc[0] if done else np.nan,
+                         val_loss=log.val_loss.iloc[-1] if done else np.nan))
     return pd.DataFrame(rows)
 
 def compute_study(cfg:StudyConfig, progress=False, cache=None) -> dict:
     "Every run of the study, seeds outermost; a finished run's tables are read from `runs_store`, a missing one is made."
     store = runs_store(cfg, cache)
-    runs = [(preset, seed) for seed in range(cfg.seeds) for preset in cfg.sizes]
+    runs = run_keys(cfg)
     out = {"study": [], "study_logs": []}
-    for i, (preset, seed) in enumerate(runs, 1):
-        keys = {t: run_key(cfg, preset, seed, t) for t in ("profile", "log")}
+    for i, (preset, seed, keys) in enumerate(runs, 1):
         if not all(store.done(k) for k in keys.values()):
             t0 = time.perf_counter()
             res = study_run(cfg, preset, seed, progress=progress, cache=cache)
