@@ -371,78 +371,82 @@ def layer_profile(
     if name_outliers and stream:
         raise ValueError("name_outliers=True needs the stored vectors: pass stream=False (or a metric that needs them)")
     keeps, plan, measured = _plan(model, tokenizer, source, spec)
-    same = {p: next(q for q in keeps if torch.equal(keeps[q], k)) for p, k in keeps.items()}   # policies keeping the same positions
+    same = {p: next(q for q in keeps if torch.equal(keeps[q], k)) for p, k in keeps.items()}
+    own = {q: [p for p in keeps if same[p] == q] for q in dict.fromkeys(same.values())}   # policies keeping the same
+    collect = {q: keeps[q] for q in own}             # positions are collected and measured once, under the first of them
     n_tokens = spec.n_tokens
     d, outs = model.config.hidden_size, spec.values("outliers")
     with_all = spec.pooled and len(plan) > 1
     if stream:                                       # accumulators: float64 sums per distinct token for IntraSim
         distinct = len(np.unique(np.concatenate([t for p in plan for t in p[2].values()])))
-        per_layer = len(keeps) * len(outs) * (1 + with_all) * (len(plan) * (spec.batch_size * d * 4 + 8 * d * 64)
-                                                               + ("intrasim" in spec.metrics) * distinct * d * 24)
-    else: per_layer = len(keeps) * (len(plan) + with_all) * n_tokens * d * 4
+        per_layer = len(own) * len(outs) * (1 + with_all) * (len(plan) * (spec.batch_size * d * 4 + 8 * d * 64)
+                                                             + ("intrasim" in spec.metrics) * distinct * d * 24)
+    else: per_layer = len(own) * (len(plan) + with_all) * n_tokens * d * 4
     group = max(1, min(len(measured), (spec.mem_limit or memory_budget(model.device)) // max(per_layer, 1)))
     rows, named = [], []
-    def emit(src, policy, o, l, names, results, n_vectors, n_out):
-        for r in results:
-            rows.append(dict(source=src, special=policy[0], first=policy[1], outliers=o, layer=l, layer_name=names[l], **r,
-                             n_vectors=n_vectors, n_outliers=n_out))
+    def emit(src, q, o, l, names, results, n_vectors, n_out):
+        for policy in own[q]:
+            for r in results:
+                rows.append(dict(source=src, special=policy[0], first=policy[1], outliers=o, layer=l, layer_name=names[l], **r,
+                                 n_vectors=n_vectors, n_outliers=n_out))
     for g0 in range(0, len(measured), group):
         layers = measured[g0:g0 + group]
         desc = f"layers {layers[0]}-{layers[-1]}"
-        combos = [(l, p, o) for l in layers for p in keeps for o in outs]
+        combos = [(l, q, o) for l in layers for q in own for o in outs]
         if stream:
             total = {c: None for c in combos}
             for name, ids_all, tok_ids in plan:
-                acc = {(l, p, o): _Stream(spec.metrics, spec.batch_size, spec.outlier_factor, o == "drop") for l, p, o in combos}
-                at = {p: 0 for p in keeps}
-                for names, chunk in _forward_chunks(model, ids_all, keeps, n_tokens, spec.forward_batch, layers, progress,
+                acc = {(l, q, o): _Stream(spec.metrics, spec.batch_size, spec.outlier_factor, o == "drop") for l, q, o in combos}
+                at = {q: 0 for q in own}
+                for names, chunk in _forward_chunks(model, ids_all, collect, n_tokens, spec.forward_batch, layers, progress,
                                                     f"{name}: {desc}"):
-                    for p in keeps:
-                        if (layers[0], p) not in chunk: continue
-                        m = len(chunk[layers[0], p])
-                        for l, o in product(layers, outs): acc[l, p, o].add(chunk[l, p], tok_ids[p][at[p]:at[p] + m])
-                        at[p] += m
-                for l, p, o in combos:
-                    a = acc[l, p, o].finish()
-                    emit(name, p, o, l, names, a.rows(), a.n, a.n_out)
-                    if with_all: total[l, p, o] = a if total[l, p, o] is None else total[l, p, o].merge(a)
+                    for q in own:
+                        if (layers[0], q) not in chunk: continue
+                        m = len(chunk[layers[0], q])
+                        for l, o in product(layers, outs): acc[l, q, o].add(chunk[l, q], tok_ids[q][at[q]:at[q] + m])
+                        at[q] += m
+                for l, q, o in combos:
+                    a = acc[l, q, o].finish()
+                    emit(name, q, o, l, names, a.rows(), a.n, a.n_out)
+                    if with_all: total[l, q, o] = a if total[l, q, o] is None else total[l, q, o].merge(a)
             if with_all:
-                for l, p, o in combos: emit("all", p, o, l, names, total[l, p, o].rows(), total[l, p, o].n, total[l, p, o].n_out)
+                for l, q, o in combos: emit("all", q, o, l, names, total[l, q, o].rows(), total[l, q, o].n, total[l, q, o].n_out)
             continue
         kept = {c: [] for c in combos}
         for name, ids_all, tok_ids in plan:
-            store, filled = {(l, p): torch.empty(n_tokens, d) for l in layers for p in keeps}, {p: 0 for p in keeps}
-            for names, chunk in _forward_chunks(model, ids_all, keeps, n_tokens, spec.forward_batch, layers, progress,
+            store, filled = {(l, q): torch.empty(n_tokens, d) for l in layers for q in own}, {q: 0 for q in own}
+            for names, chunk in _forward_chunks(model, ids_all, collect, n_tokens, spec.forward_batch, layers, progress,
                                                 f"{name}: {desc}"):
-                for p in keeps:
-                    if (layers[0], p) not in chunk: continue
-                    m = len(chunk[layers[0], p])
-                    for l in layers: store[l, p][filled[p]:filled[p] + m] = chunk[l, p]
-                    filled[p] += m
+                for q in own:
+                    if (layers[0], q) not in chunk: continue
+                    m = len(chunk[layers[0], q])
+                    for l in layers: store[l, q][filled[q]:filled[q] + m] = chunk[l, q]
+                    filled[q] += m
             for l in layers:
-                done = {}                # the same points (a policy alias, no outlier to drop) are measured once
-                for p in keeps:
-                    X = store.pop((l, p))
+                for q in own:
+                    X = store.pop((l, q))
                     norms = torch.linalg.vector_norm(X.double(), dim=1)
                     out = outlier_mask(X, spec.outlier_factor, norms)
                     if name_outliers:
-                        named += _outlier_rows(name, p, l, names[l], norms, keeps[p], ids_all, tokenizer, spec.outlier_factor)
+                        for p in own[q]:
+                            named += _outlier_rows(name, p, l, names[l], norms, keeps[p], ids_all, tokenizer, spec.outlier_factor)
+                    done = {}                # no vector flagged: dropping none measures the same points again
                     for o in outs:
                         drop = o == "drop" and bool(out.any())
-                        Xo, ids = (X[~out], tok_ids[p][~out.numpy()]) if drop else (X, tok_ids[p])
-                        if with_all: kept[l, p, o].append((Xo, ids, int(out.sum())))
-                        if (same[p], drop) not in done:
-                            done[same[p], drop] = metric_rows(Xo, ids, spec.metrics, spec.batch_size, spec.seed)
-                        emit(name, p, o, l, names, done[same[p], drop], len(Xo), int(out.sum()))
+                        Xo, ids = (X[~out], tok_ids[q][~out.numpy()]) if drop else (X, tok_ids[q])
+                        if with_all: kept[l, q, o].append((Xo, ids, int(out.sum())))
+                        if drop not in done: done[drop] = metric_rows(Xo, ids, spec.metrics, spec.batch_size, spec.seed)
+                        emit(name, q, o, l, names, done[drop], len(Xo), int(out.sum()))
         if with_all:                                 # the union of what each source measured
             pooled = {}
-            for l, p, o in combos:
-                parts = kept.pop((l, p, o))
-                n_out = sum(q[2] for q in parts)
-                X, ids = torch.cat([q[0] for q in parts]), np.concatenate([q[1] for q in parts])
-                key = (l, same[p], o == "drop" and n_out > 0)
-                if key not in pooled: pooled[key] = metric_rows(X, ids, spec.metrics, spec.batch_size, spec.seed)
-                emit("all", p, o, l, names, pooled[key], len(X), n_out)
+            for l, q, o in combos:
+                parts = kept.pop((l, q, o))
+                n_out, n = sum(r[2] for r in parts), sum(len(r[0]) for r in parts)
+                key = (l, q, o == "drop" and n_out > 0)
+                if key not in pooled:
+                    X, ids = torch.cat([r[0] for r in parts]), np.concatenate([r[1] for r in parts])
+                    pooled[key] = metric_rows(X, ids, spec.metrics, spec.batch_size, spec.seed)
+                emit("all", q, o, l, names, pooled[key], n, n_out)
     df = pd.DataFrame(rows)
     meta = dict(model=model_name or getattr(model.config, "name_or_path", "") or type(model).__name__,
                 revision=revision, kind=model_kind(model.config), n_tokens=n_tokens, window=spec.window,
