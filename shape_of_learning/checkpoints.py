@@ -20,10 +20,11 @@ from .hidden import ProfileSpec, profile_spec, layer_profile
 from .models import load_model
 
 # %% auto #0
-__all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'Checkpoint', 'pythia_steps', 'pythia_paper2_steps',
-           'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints',
-           'checkpoint_series', 'series', 'job_key', 'atomic_write', 'ResultStore', 'Measure', 'profile_measure',
-           'run_job', 'sweep']
+__all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIGHT_SUFFIXES', 'SWEEP_CHECKS', 'Checkpoint',
+           'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints',
+           'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series', 'series', 'job_key', 'atomic_write',
+           'ResultStore', 'weight_files', 'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint',
+           'verify_checkpoints', 'Measure', 'profile_measure', 'run_job', 'sweep']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -241,6 +242,121 @@ class ResultStore:
     def __len__(self): return len(self.keys())
     def __repr__(self): return f"ResultStore({str(self.path)!r}, {len(self)} jobs)"
 
+# %% ../nbs/07_checkpoints.ipynb #81416ec9
+WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".gguf")
+_NOT_WEIGHTS = re.compile(r"^(optimizer|scheduler|training_args|rng_state|scaler|trainer_state)")
+
+def weight_files(path) -> list:
+    "The weight files of a checkpoint: a file itself, else the folder's safetensors, else its pytorch_model*.bin, else a .gguf."
+    path = Path(path)
+    if path.is_file():
+        if path.suffix not in WEIGHT_SUFFIXES: raise ValueError(f"{path} is not a weight file ({', '.join(WEIGHT_SUFFIXES)})")
+        return [path]
+    if not path.is_dir(): raise FileNotFoundError(f"no such checkpoint folder or file: {path}")
+    files = sorted(f for f in path.iterdir() if f.is_file() and not _NOT_WEIGHTS.match(f.name))
+    for pick in (lambda f: f.suffix == ".safetensors", lambda f: f.suffix in (".bin", ".pt", ".pth"), lambda f: f.suffix == ".gguf"):
+        found = [f for f in files if pick(f)]
+        if found: return found
+    raise FileNotFoundError(f"{path} holds no weight files (*.safetensors, pytorch_model*.bin or *.gguf)")
+
+def _tensor_digest(name:str, t:torch.Tensor) -> str:
+    t = t.detach().cpu().contiguous()
+    data = t.view(torch.uint8) if t.numel() else torch.empty(0, dtype=torch.uint8)
+    return f"{name}|{str(t.dtype).removeprefix('torch.')}|{tuple(t.shape)}|{hashlib.sha256(data.numpy()).hexdigest()}"
+
+def _tensors(f:Path):
+    "(name, tensor) of every tensor of one weight file, read one at a time where the format allows."
+    if f.suffix == ".safetensors":
+        from safetensors import safe_open
+        with safe_open(str(f), "pt") as sf:
+            for k in sf.keys(): yield k, sf.get_tensor(k)
+        return
+    try: sd = torch.load(f, map_location="cpu", weights_only=True, mmap=True)
+    except Exception:
+        try: sd = torch.load(f, map_location="cpu", weights_only=True)
+        except Exception as e: raise ValueError(f"{f} is damaged or not a PyTorch state dict: {type(e).__name__}: {e}") from None
+    if not isinstance(sd, dict): raise ValueError(f"{f} does not hold a state dict (a {type(sd).__name__})")
+    yield from ((k, v) for k, v in sd.items() if isinstance(v, torch.Tensor))
+
+def weights_fingerprint(path) -> str:
+    "A fingerprint of a local checkpoint's weights: 'tensors:' + SHA-256 of its tensors (names, dtypes, shapes, bytes)."
+    files = weight_files(path)
+    if files[0].suffix == ".gguf":
+        h = hashlib.sha256()
+        for f in files:
+            with open(f, "rb") as fh:
+                while chunk := fh.read(1 << 24): h.update(chunk)
+        return "file:" + h.hexdigest()
+    lines = {}
+    for f in files:
+        try:
+            for k, t in _tensors(f):
+                if k in lines: raise ValueError(f"tensor {k!r} is stored twice in {Path(path)} (in {f.name} and before)")
+                lines[k] = _tensor_digest(k, t)
+        except ValueError: raise
+        except Exception as e: raise ValueError(f"cannot read the tensors of {f}: {type(e).__name__}: {e}") from None
+    if not lines: raise ValueError(f"{path} holds weight files but no tensors")
+    return "tensors:" + hashlib.sha256("\n".join(lines[k] for k in sorted(lines)).encode()).hexdigest()
+
+def hub_fingerprint(repo:str, revision:str=None, api=None) -> str:
+    "A fingerprint of a Hub checkpoint from the repository's metadata (the weight files' recorded SHA-256), downloading nothing."
+    if api is None:
+        from huggingface_hub import HfApi
+        api = HfApi()
+    try: info = api.model_info(repo, revision=revision, files_metadata=True)
+    except Exception as e:
+        raise RuntimeError(f"cannot read the file metadata of {repo}@{revision or 'main'} ({type(e).__name__}: {e}); "
+                           "offline? verify where the Hub is reachable, or pass verify=False to the sweep") from e
+    sib = [s for s in (info.siblings or []) if Path(s.rfilename).suffix in WEIGHT_SUFFIXES
+           and not _NOT_WEIGHTS.match(Path(s.rfilename).name)]
+    for suffixes in ((".safetensors",), (".bin", ".pt", ".pth"), (".gguf",)):
+        files = [s for s in sib if Path(s.rfilename).suffix in suffixes]
+        if files: break
+    else: raise ValueError(f"{repo}@{revision or 'main'} lists no weight files (*.safetensors, *.bin or *.gguf)")
+    def digest(s):
+        lfs = getattr(s, "lfs", None)
+        sha = (lfs.get("sha256") if isinstance(lfs, dict) else getattr(lfs, "sha256", None)) if lfs else None
+        if sha: return sha
+        if getattr(s, "blob_id", None): return f"git:{s.blob_id}"
+        raise ValueError(f"{repo}@{revision or 'main'}: no recorded hash for {s.rfilename}")
+    return "hub:" + hashlib.sha256("\n".join(sorted(digest(s) for s in files)).encode()).hexdigest()
+
+def checkpoint_fingerprint(ck, api=None) -> str:
+    "The fingerprint of a `Checkpoint`, a local folder or file, or a Hub `(repo, revision)` pair."
+    if isinstance(ck, tuple): ck = Checkpoint(*ck)
+    elif not isinstance(ck, Checkpoint): ck = Checkpoint(str(ck))
+    if Path(ck.model).exists():
+        if ck.revision is not None: raise ValueError(f"{ck.model} is a local path; it has no revision {ck.revision!r}")
+        return weights_fingerprint(ck.model)
+    return hub_fingerprint(ck.model, ck.revision, api=api)
+
+def _as_checkpoint(c) -> Checkpoint:
+    if isinstance(c, Checkpoint): return c
+    if isinstance(c, tuple): return Checkpoint(*c)
+    return Checkpoint(str(c))
+
+def verify_checkpoints(checkpoints, api=None, cache=None, progress:bool=False) -> pd.DataFrame:
+    "One row per checkpoint: its name, step, weights fingerprint, and the earlier checkpoint with the same weights (else '')."
+    cks = [_as_checkpoint(c) for c in checkpoints]
+    if not cks: raise ValueError("no checkpoints to verify")
+    store = None if cache is None else (cache if isinstance(cache, ResultStore) else ResultStore(cache))
+    it = cks
+    if progress:
+        from tqdm.auto import tqdm
+        it = tqdm(cks, desc="fingerprints", unit="ckpt", leave=False)
+    rows, first = [], {}
+    for ck in it:
+        local = Path(ck.model).exists()
+        key = job_key(kind="fingerprint", model=str(Path(ck.model).resolve()),
+                      files=files_fingerprint(weight_files(ck.model))) if local and store is not None else None
+        if key is not None and store.done(key): fp = pd.read_csv(store.csv_path(key)).fingerprint.iloc[0]
+        else:
+            fp = checkpoint_fingerprint(ck, api=api)
+            if key is not None: store.write(key, pd.DataFrame({"fingerprint": [fp]}))
+        rows.append(dict(checkpoint=ck.name, step=ck.step, fingerprint=fp, duplicate_of=first.get(fp, "")))
+        first.setdefault(fp, ck.name)
+    return pd.DataFrame(rows)
+
 # %% ../nbs/07_checkpoints.ipynb #003ca5b1
 @dataclass
 class Measure:
@@ -292,17 +408,28 @@ def run_job(ck:Checkpoint, measure:Measure, store) -> int:
     store.write(key, df)
     return len(df)
 
+SWEEP_CHECKS = ("fingerprint", "duplicate_of")     # the columns `sweep` adds to every row when it verifies
+
 def sweep(
     checkpoints,                   # list of Checkpoint (a registry, or checkpoint_series / local_checkpoints)
     measure:Measure,               # e.g. profile_measure(source, metrics=("twonn",), n_tokens=8192)
     store,                         # a ResultStore or a folder
     executor=None,                 # None: in this process; a concurrent.futures.Executor; or "ray"
     progress:bool=True,            # progress bar over checkpoints
+    verify:bool=True,              # fingerprint the weights first (`verify_checkpoints`) and refuse duplicated checkpoints
+    keep_duplicates:bool=False,    # measure duplicated checkpoints anyway; every row says which ones (duplicate_of)
 ) -> pd.DataFrame:
     "Measure every checkpoint not yet in the store; returns the rows of all of this sweep's jobs."
     store = store if isinstance(store, ResultStore) else ResultStore(store)
     checkpoints = list(checkpoints)
     if not checkpoints: raise ValueError("no checkpoints to sweep")
+    prints = verify_checkpoints(checkpoints, cache=store.path / "fingerprints", progress=progress) if verify else None
+    if prints is not None and (prints.duplicate_of != "").any() and not keep_duplicates:
+        dup = prints[prints.duplicate_of != ""]
+        raise ValueError(f"{len(dup)} of {len(prints)} checkpoints hold the same weights as an earlier one of the series: "
+                         + "; ".join(f"{a} = {b}" for a, b in zip(dup.checkpoint, dup.duplicate_of))
+                         + ". Their rows would draw a training curve that never happened: drop them, or pass "
+                           "keep_duplicates=True (sol-sweep --keep-duplicates) to measure them marked in every row.")
     todo = [ck for ck in checkpoints if not store.done(_key(ck, measure))]
     bar = None
     if progress:
@@ -331,6 +458,11 @@ def sweep(
     keys = [_key(ck, measure) for ck in checkpoints]
     missing = [ck.name for ck, k in zip(checkpoints, keys) if not store.done(k)]
     if missing: raise RuntimeError(f"{len(missing)} job(s) have no valid result after the sweep: {missing[:3]}; run it again")
-    return store.table(keys)
+    out = store.table(keys)
+    if prints is not None:                            # every row: its checkpoint's fingerprint and duplicate_of
+        by_job = {_key_hash(k): (f, d) for k, f, d in zip(keys, prints.fingerprint, prints.duplicate_of)}
+        out["fingerprint"] = [by_job[j][0] for j in out.job]
+        out["duplicate_of"] = [by_job[j][1] for j in out.job]
+    return out
 
 def _want_gpu(measure): return str(measure.load.get("device") or "").startswith("cuda")

@@ -18,13 +18,13 @@ from fastcore.script import call_parse, bool_arg
 from .data import text_sources
 from .models import load_model
 from .hidden import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profile
-from .checkpoints import series, sweep, profile_measure
+from .checkpoints import series, sweep, profile_measure, verify_checkpoints
 from .reproduce import reproduce
 from .figures import TASKS
 
 # %% auto #0
 __all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'table_path', 'write_table',
-           'spec_options', 'spec_from_options', 'sol_profile', 'sol_sweep']
+           'spec_options', 'spec_from_options', 'sol_profile', 'sol_sweep', 'sol_verify']
 
 # %% ../nbs/12_cli.ipynb #29d0e078
 def demo_clouds(n:int=8192, D:int=256, seed:int=0) -> dict:
@@ -209,6 +209,8 @@ def sol_sweep(
     dtype:str=None,             # e.g. bfloat16 on a GPU
     device:str=None,            # e.g. cuda
     executor:str="local",       # local, or ray (one job per worker of a Ray cluster)
+    verify:bool_arg=True,       # fingerprint the checkpoints first and refuse duplicated weights (see sol-verify)
+    keep_duplicates:bool=False, # measure duplicated checkpoints anyway, marked in every row (duplicate_of)
     **options,                  # the profile specification (hidden.ProfileSpec), one option per field
 ):
     "Profile every layer of every checkpoint of a series into a resumable results store."
@@ -217,6 +219,23 @@ def sol_sweep(
     spec = spec_from_options(**options)
     cks = series(series_name, steps)
     m = profile_measure(text_sources(source), spec, dtype=dtype, device=device)
-    df = sweep(cks, m, store, executor=None if executor == "local" else "ray")
+    df = sweep(cks, m, store, executor=None if executor == "local" else "ray", verify=verify, keep_duplicates=keep_duplicates)
     if out: print(f"wrote {write_table(df, out)}")
     print(f"{len(cks)} checkpoints, {len(df)} rows in {store}")
+
+@call_parse
+def sol_verify(
+    series_name:str,            # pythia-SIZE[-deduped][:paper2], bloom-SIZE, tinyllama, a checkpoint folder, or REPO@REV,REV
+    steps:str=None,             # comma-separated steps to keep
+    out:str=None,               # also write the table (.csv or .parquet)
+):
+    "Fingerprint the weights of every checkpoint of a series and name those that duplicate an earlier one."
+    if out: table_path(out)
+    tab = verify_checkpoints(series(series_name, steps), progress=True)
+    with pd.option_context("display.width", 160, "display.max_colwidth", 60):
+        print(tab.assign(fingerprint=tab.fingerprint.str[:24] + "...").to_string(index=False))
+    dup = tab[tab.duplicate_of != ""]
+    print(f"{len(tab)} checkpoints, {tab.fingerprint.nunique()} distinct weights"
+          + (f"; {len(dup)} duplicate(s): " + "; ".join(f"{a} = {b}" for a, b in zip(dup.checkpoint, dup.duplicate_of)) if len(dup) else ""))
+    if out: print(f"wrote {write_table(tab, out)}")
+    return tab

@@ -13,39 +13,75 @@ from .intrinsic_dim import distinct_knn, batch_indices
 from .data import TextSource
 
 # %% auto #0
-__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LayerStates', 'layer_states', 'Metric', 'get_metrics', 'ProfileSpec',
-           'profile_spec', 'special_affixes', 'window_inputs', 'memory_budget', 'outlier_mask', 'metric_rows',
-           'cached_windows', 'layer_profile', 'outlier_tokens']
+__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LayerStates', 'layer_names', 'block_list', 'layer_states', 'Metric',
+           'get_metrics', 'ProfileSpec', 'profile_spec', 'special_affixes', 'window_inputs', 'memory_budget',
+           'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile', 'outlier_tokens']
 
 # %% ../nbs/06_hidden.ipynb #efba0f2c
 @dataclass
 class LayerStates:
-    "Hidden states of every layer for one batch: names[i] belongs to states[i], layer index i."
+    "Hidden states of every layer for one batch: names[i] belongs to states[i], layer index i (None: a layer not asked for)."
     names: list
     states: list          # tensors (batch, seq, d), on the model's device and dtype
 
     def __len__(self): return len(self.states)
 
+def layer_names(config) -> list:
+    "The names of a model's entries under the convention above: embeddings, block 1 .. block L, and final_norm for decoders."
+    L = config.num_hidden_layers
+    return ["embeddings"] + [f"block {i}" for i in range(1, L + 1)] + (["final_norm"] if model_kind(config) == "decoder" else [])
+
+def block_list(model):
+    "The model's blocks in order, one distinct module per block; None when depth reuses a module (ALBERT)."
+    if model_kind(model.config) == "decoder": return decoder_parts(model)[0]
+    L = model.config.num_hidden_layers
+    lists = [m for m in model.modules() if isinstance(m, torch.nn.ModuleList) and len(m) == L]
+    return lists[0] if len(lists) == 1 and len({id(b) for b in lists[0]}) == L else None
+
+class _Stop(Exception): "Raised by the hook of the deepest block asked for: the rest of the forward pass does not run."
+
+def _output(o): return o[0] if isinstance(o, tuple) else o
+
 @torch.no_grad()
-def layer_states(model, input_ids, attention_mask=None) -> LayerStates:
-    "Embedding output, every block's output and (decoders) the final norm's, in one forward pass."
-    kind = model_kind(model.config)
-    out_last = {}
-    hook = None
+def layer_states(model, input_ids, attention_mask=None, layers=None) -> LayerStates:
+    "Embedding output, every block's output and (decoders) the final norm's, in one forward pass; `layers`: only those, stopping after the deepest."
+    kind, names = model_kind(model.config), layer_names(model.config)
+    n, L = len(names), model.config.num_hidden_layers
+    want = list(range(n)) if layers is None else sorted({int(l) % n for l in layers if -n <= int(l) < n})
+    if layers is not None and len(want) < len(set(layers)):
+        raise ValueError(f"layers {sorted(set(layers))} out of range: this model has entries 0..{n - 1} (or -{n}..-1)")
+    trunk = getattr(model, "base_model", model)  # not the LM head: logits are never needed (a fifth of the pass)
+    deepest = want[-1]
+    blocks = block_list(model) if deepest < L else None
+    if blocks is not None:                       # early stop: hooks catch the entries asked for, the deepest one stops the pass
+        got, hooks = {}, []
+        def pre(m, args, kwargs):
+            got[0] = args[0] if args else kwargs["hidden_states"]
+            if deepest == 0: raise _Stop
+        def post(i):
+            def hook(m, args, out):
+                got[i] = _output(out)
+                if i == deepest: raise _Stop
+            return hook
+        try:
+            if 0 in want: hooks.append(blocks[0].register_forward_pre_hook(pre, with_kwargs=True))
+            hooks += [blocks[i - 1].register_forward_hook(post(i)) for i in want if i > 0]
+            trunk(input_ids=input_ids, attention_mask=attention_mask, use_cache=False)
+            raise RuntimeError(f"the forward pass of {type(model).__name__} ran past block {deepest} without calling it")
+        except _Stop: pass
+        finally:
+            for h in hooks: h.remove()
+        return LayerStates(names, [got.get(i) for i in range(n)])
+    out_last, hook = {}, None
     if kind == "decoder":
-        blocks, _ = decoder_parts(model)
-        hook = blocks[-1].register_forward_hook(
-            lambda m, i, o: out_last.__setitem__("h", o[0] if isinstance(o, tuple) else o))
+        hook = decoder_parts(model)[0][-1].register_forward_hook(lambda m, i, o: out_last.__setitem__("h", _output(o)))
     try:
-        trunk = getattr(model, "base_model", model)  # not the LM head: logits are never needed (a fifth of the pass)
         hs = trunk(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True,
                    use_cache=False).hidden_states
     finally:
         if hook is not None: hook.remove()
-    L = len(hs) - 1
-    names = ["embeddings"] + [f"block {i}" for i in range(1, L + 1)]
-    if kind == "encoder": return LayerStates(names, list(hs))
-    return LayerStates(names + ["final_norm"], list(hs[:L]) + [out_last["h"], hs[L]])
+    states = list(hs) if kind == "encoder" else list(hs[:L]) + [out_last["h"], hs[L]]
+    return LayerStates(names, [s if i in want else None for i, s in enumerate(states)])
 
 # %% ../nbs/06_hidden.ipynb #c88f9d42
 import hashlib, math, os
@@ -275,10 +311,11 @@ def _forward_chunks(model, ids_all, keeps, n_tokens, forward_batch, layers, prog
         from tqdm.auto import tqdm
         starts = tqdm(starts, desc=desc, unit="batch", leave=False)
     for s in starts:
-        ls = layer_states(model, ids_all[s:s + forward_batch].to(dev))
+        batch = ids_all[s:s + forward_batch]
+        ls = layer_states(model, batch.to(dev), layers=layers)       # stops after the deepest of `layers`
         out = {}
         for p, k in kd.items():
-            take = min(n_tokens - filled[p], ls.states[0].shape[0] * int(k.sum()))
+            take = min(n_tokens - filled[p], len(batch) * int(k.sum()))
             if take <= 0: continue
             for l in layers: out[l, p] = ls.states[l][:, k].reshape(-1, d)[:take].float().cpu()
             filled[p] += take

@@ -13,7 +13,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
-from ..checkpoints import ResultStore, job_key, local_checkpoints, profile_measure, sweep
+from ..checkpoints import ResultStore, job_key, local_checkpoints, profile_measure, sweep, SWEEP_CHECKS
 from ..data import sol_cache
 from ..train import trained_series, training_log, get_preset, build_model, train_windows, preset_tokenizer
 from ..hidden import layer_states, cached_windows
@@ -95,7 +95,7 @@ def study_run(cfg:StudyConfig, preset:str, seed:int, progress:bool=False, cache=
     measure = profile_measure(sweep_source(cfg.source), metrics=cfg.metrics, n_tokens=cfg.n_tokens, window=p.ctx - 1,
                               batch_size=cfg.batch_size, device=cfg.device, dtype=cfg.dtype)
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
-    prof = sweep(local_checkpoints(folder), measure, store, progress=progress).drop(columns=["job"], errors="ignore")
+    prof = sweep(local_checkpoints(folder), measure, store, progress=progress).drop(columns=["job", *SWEEP_CHECKS], errors="ignore")
     log = training_log(folder)
     n_windows = train_windows("decoder", preset)
     info = dict(size=size_label(preset), preset=preset, seed=seed, **model_size(preset))

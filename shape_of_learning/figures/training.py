@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import pandas as pd
-from ..checkpoints import local_checkpoints, series, profile_measure, sweep, Measure
+from ..checkpoints import local_checkpoints, series, profile_measure, sweep, SWEEP_CHECKS, Measure
 from ..data import TextSource, text_source, sol_cache
 from ..train import trained_series, training_log, get_preset, split_documents
 from ..weights import weight_table
@@ -88,7 +88,7 @@ def compute_training(cfg, progress=False, cache=None) -> dict:
             df = sweep(every(cks, cfg.every), measure, store, progress=progress)
             df = df.assign(run=label, measure=measure.name,
                            val_loss=df.step.map(loss) if loss is not None else np.nan)
-            frames.append(df.drop(columns=["job"], errors="ignore"))
+            frames.append(df.drop(columns=["job", *SWEEP_CHECKS], errors="ignore"))
     out = pd.concat(frames, ignore_index=True)
     out["model"] = out.run                        # cache paths are machine-specific; the run names the model
     res = {"training_dynamics": out}
