@@ -17,14 +17,15 @@ from fastcore.docments import docments
 from fastcore.script import call_parse, bool_arg
 from .data import text_sources
 from .models import load_model
-from .hidden import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profile
+from .hidden import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profile, profile_figure
 from .checkpoints import series, sweep, profile_measure, verify_checkpoints
 from .reproduce import reproduce
 from .figures import TASKS
 
 # %% auto #0
-__all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'table_path', 'write_table',
-           'spec_options', 'spec_from_options', 'sol_profile', 'sol_sweep', 'sol_verify']
+__all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'FIGURE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'table_path',
+           'write_table', 'read_table', 'save_figure', 'spec_options', 'spec_from_options', 'sol_profile',
+           'sol_compare', 'sol_sweep', 'sol_verify']
 
 # %% ../nbs/12_cli.ipynb #29d0e078
 def demo_clouds(n:int=8192, D:int=256, seed:int=0) -> dict:
@@ -135,6 +136,26 @@ def write_table(df:pd.DataFrame, out) -> Path:
     else: df.to_csv(out, index=False)
     return out
 
+FIGURE_FORMATS = (".png", ".pdf", ".svg")
+
+def read_table(path) -> pd.DataFrame:
+    "A table written by `write_table` (.csv or .parquet), with an error that names a missing or unreadable file."
+    path = Path(path)
+    if not path.is_file(): raise FileNotFoundError(f"no such table: {path}")
+    if path.suffix.lower() not in TABLE_FORMATS: raise ValueError(f"{path} is not a .csv or .parquet table")
+    try: return pd.read_parquet(path) if path.suffix.lower() == ".parquet" else pd.read_csv(path)
+    except Exception as e: raise ValueError(f"cannot read the table {path}: {type(e).__name__}: {e}") from None
+
+def save_figure(fig, out) -> Path:
+    "Save a figure (.png, .pdf or .svg, named by `out`) and close it."
+    import matplotlib.pyplot as plt
+    out = Path(out)
+    if out.suffix.lower() not in FIGURE_FORMATS:
+        plt.close(fig); raise ValueError(f"a figure must be named .png, .pdf or .svg; got {str(out)!r}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=110); plt.close(fig)
+    return out
+
 def _shell_option(f, overrides):
     "(annotation, default) of a ProfileSpec field as a shell option: tuples as comma-separated text, None as 0 or ''."
     default = overrides.get(f.name, f.default)
@@ -185,9 +206,10 @@ def sol_profile(
     source:str="wiki",          # comma-separated: wiki, wiki-summaries, enwik8, hf:NAME[:COLUMN], a dump or a text file
     dtype:str=None,             # e.g. bfloat16 on a GPU
     device:str=None,            # e.g. cuda
+    figure:bool_arg=True,       # also draw the profile (every metric against depth) beside the table, as OUT with .png
     **options,                  # the profile specification (hidden.ProfileSpec), one option per field
 ):
-    "Profile every layer of MODEL on a text source and write one row per layer and metric."
+    "Profile every layer of MODEL on a text source and write one row per layer and metric, and its figure."
     table_path(out)                                  # a name we cannot write fails before the model is loaded
     spec = spec_from_options(**options)
     m, tok, _ = load_model(model, revision=revision, dtype=dtype, device=device)
@@ -196,6 +218,25 @@ def sol_profile(
     with pd.option_context("display.width", 120, "display.precision", 4):
         print(df.pivot_table(index=["source", "special", "first", "outliers", "layer"], columns="metric", values="value").to_string())
     print(f"wrote {path} ({len(df)} rows)")
+    if figure: print(f"drew {save_figure(profile_figure(df, title=f'Layer profile of {model}' + (f'@{revision}' if revision else '')), path.with_suffix('.png'))}")
+
+@call_parse
+def sol_compare(
+    *tables:str,                # profile tables (.csv or .parquet) from sol-profile, sol-sweep --out or layer_profile
+    out:str="compare.png",      # the figure (.png, .pdf or .svg)
+    labels:str=None,            # comma-separated names of the tables, in order (default: their file names)
+    metrics:str=None,           # comma-separated metrics to draw (default: every metric in the tables)
+    depth:str="auto",           # auto (relative depth when the lines differ in depth), layer, or relative
+    title:str=None,             # the figure's title
+):
+    "Overlay profile tables of several runs (models, checkpoints, texts) in one figure: a panel per metric against depth."
+    if not tables: raise ValueError("name one or more profile tables: sol-compare A.csv B.csv --out FIG.png")
+    if Path(out).suffix.lower() not in FIGURE_FORMATS: raise ValueError(f"--out must name a .png, .pdf or .svg file; got {out!r}")
+    names = [x for x in labels.split(",")] if labels else [Path(t).stem for t in tables]
+    if len(names) != len(tables): raise ValueError(f"--labels names {len(names)} tables; {len(tables)} were given")
+    fig = profile_figure([read_table(t) for t in tables], labels=names, depth=depth, title=title or "Layer profiles compared",
+                         metrics=[m for m in metrics.split(",") if m] if metrics else None)
+    print(f"drew {save_figure(fig, out)} from {len(tables)} table(s)")
 
 # %% ../nbs/12_cli.ipynb #e983c7de
 @call_parse

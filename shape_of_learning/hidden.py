@@ -13,9 +13,10 @@ from .intrinsic_dim import distinct_knn, batch_indices
 from .data import TextSource
 
 # %% auto #0
-__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LayerStates', 'layer_names', 'block_list', 'layer_states', 'Metric',
-           'get_metrics', 'ProfileSpec', 'profile_spec', 'special_affixes', 'window_inputs', 'memory_budget',
-           'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile', 'outlier_tokens']
+__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'LayerStates', 'layer_names', 'block_list', 'layer_states',
+           'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec', 'special_affixes', 'window_inputs', 'memory_budget',
+           'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile', 'outlier_tokens', 'profile_lines',
+           'profile_figure']
 
 # %% ../nbs/06_hidden.ipynb #efba0f2c
 @dataclass
@@ -87,6 +88,7 @@ def layer_states(model, input_ids, attention_mask=None, layers=None) -> LayerSta
 import hashlib, math, os
 from dataclasses import dataclass, field, fields, replace
 from itertools import product
+from pathlib import Path
 import numpy as np
 import pandas as pd
 from .anisotropy import anisotropy, moments, average_cosine, InterSim, IntraSim
@@ -545,3 +547,64 @@ def _outlier_frame(rows, model_name, factor) -> pd.DataFrame:
     df["outlier_factor"] = factor
     return df
 
+
+# %% ../nbs/06_hidden.ipynb #d072e29a
+LINE_KEYS = ("table", "model", "revision", "step", "source", "special", "first", "outliers")
+
+def profile_lines(df:pd.DataFrame) -> list:
+    "The columns among LINE_KEYS whose values differ between rows: what tells the lines of a profile figure apart."
+    return [k for k in LINE_KEYS if k in df and df[k].astype(str).nunique() > 1]
+
+def _short(v) -> str:
+    s = str(v)
+    return Path(s).name if ("/" in s and Path(s).exists()) else s
+
+def profile_figure(tables, labels=None, metrics=None, depth:str="auto", title:str=None):
+    "Every metric of profile tables against depth: a panel per metric, a line per model / checkpoint / source / policy, ±1 sd band."
+    import matplotlib.pyplot as plt
+    tables = [tables] if isinstance(tables, pd.DataFrame) else list(tables)
+    if not tables: raise ValueError("no profile tables to draw")
+    labels = [f"table {i + 1}" for i in range(len(tables))] if labels is None else list(labels)
+    if len(labels) != len(tables): raise ValueError(f"{len(labels)} labels for {len(tables)} tables")
+    need = {"layer", "metric", "value"}
+    for lab, t in zip(labels, tables):
+        if need - set(t.columns): raise ValueError(f"{lab} is not a profile table: it lacks the columns {sorted(need - set(t.columns))}")
+    df = pd.concat([t.assign(table=lab) for t, lab in zip(tables, labels)], ignore_index=True)
+    ms = list(dict.fromkeys(df.metric)) if metrics is None else list(metrics)
+    unknown = [m for m in ms if m not in set(df.metric)]
+    if unknown: raise ValueError(f"metrics {unknown} are not in the tables; they hold {sorted(set(df.metric))}")
+    if depth not in ("auto", "layer", "relative"): raise ValueError(f"depth must be auto, layer or relative; got {depth!r}")
+    keys = profile_lines(df)
+    groups = list(df.groupby(keys, sort=False, dropna=False)) if keys else [((), df)]
+    if "step" in keys: groups.sort(key=lambda g: tuple(g[0][i] if k == "step" else 0 for i, k in enumerate(keys)))
+    deepest = [int(g.layer.max()) for _, g in groups]
+    rel = depth == "relative" or (depth == "auto" and len(set(deepest)) > 1)
+    cmap = plt.get_cmap("viridis") if "step" in keys and len(groups) > 10 else None
+    ncol = min(3, len(ms)); nrow = -(-len(ms) // ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(4.6 * ncol, 3.3 * nrow), squeeze=False)
+    for ax, m in zip(axes.flat, ms):
+        for i, ((key, g), top) in enumerate(zip(groups, deepest)):
+            key = key if isinstance(key, tuple) else (key,)
+            g = g[g.metric == m].sort_values("layer")
+            if not len(g): continue
+            x = g.layer / max(top, 1) if rel else g.layer
+            name = ", ".join(f"{k} {_short(v)}" if k in ("step", "special", "first", "outliers") else _short(v)
+                             for k, v in zip(keys, key)) or _short(g.model.iloc[0] if "model" in g else labels[0])
+            color = cmap(i / max(1, len(groups) - 1)) if cmap else None
+            line, = ax.plot(x, g.value, marker="o", ms=2.5, lw=1.2, color=color, label=name)
+            if "std" in g and (g["std"].fillna(0) > 0).any():
+                sd = g["std"].fillna(0)
+                ax.fill_between(x, g.value - sd, g.value + sd, color=line.get_color(), alpha=0.2, lw=0)
+        ax.set(title=m, xlabel="relative depth (0 = embeddings)" if rel else "layer (0 = embeddings)")
+        ax.grid(alpha=0.3)
+    for ax in axes.flat[len(ms):]: ax.set_visible(False)
+    h, l = axes.flat[0].get_legend_handles_labels()
+    if len(h) > 12: h, l = h[:: max(1, len(h) // 12)], l[:: max(1, len(h) // 12)]
+    fig.legend(h, l, loc="lower center", ncol=min(4, len(h)), fontsize=7, frameon=False)
+    tok = sorted(set(df.n_tokens)) if "n_tokens" in df else []
+    src = sorted(set(map(str, df.source))) if "source" in df else []
+    about = "; ".join(p for p in (f"{'/'.join(map(str, tok))} tokens per layer" if tok else "",
+                                  f"text: {', '.join(src)}" if src else "", "bands: ±1 sd over batches") if p)
+    fig.suptitle(f"{title or 'Layer profile'} ({len(groups)} line{'s' * (len(groups) > 1)})\n[{about}]", fontsize=9)
+    fig.tight_layout(rect=(0, 0.04 + 0.025 * (-(-min(len(h), 12) // 4)), 1, 1))
+    return fig
