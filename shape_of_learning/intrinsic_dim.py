@@ -14,7 +14,7 @@ from .knn import as_points, knn, KNN, resolution_of
 
 # %% auto #0
 __all__ = ['IDEstimate', 'distinct_knn', 'twonn_fit', 'twonn', 'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices',
-           'batched']
+           'batched', 'gride_fit', 'gride', 'id_scaling', 'scaling_figure']
 
 # %% ../nbs/02_intrinsic_dim.ipynb #362ac10b
 @dataclass
@@ -44,15 +44,20 @@ def distinct_knn(
     resolution:float=None,  # twins: closer than resolution * |x_i| (default `resolution_of(X)`, 4 eps of X's dtype)
 ):
     "Exact kNN of the distinct points of `X` (twins closer than the resolution are copies): `(KNN, n_points, n_duplicates)`."
+    res, keep, n_dup = _distinct(X, k, duplicates, device, resolution)
+    return res, len(keep), n_dup
+
+def _distinct(X, k, duplicates, device, resolution):
+    "distinct_knn's work: (KNN of the distinct points, the indices of X they are, surplus copies)."
     if duplicates not in _POLICIES: raise ValueError(f"duplicates must be one of {_POLICIES}; got {duplicates!r}")
     rtol = resolution_of(X) if resolution is None else resolution
     X = as_points(X, min_points=k + 1, device=device)
     res = knn(X, k, resolution=rtol)
-    if res.n_duplicates == 0: return res, len(X), 0
+    keep = torch.arange(len(X), device=X.device)
+    if res.n_duplicates == 0: return res, keep, 0
     if duplicates == "raise":
         raise ValueError(f"X has {res.n_duplicates} duplicate points ({int(res.twin.sum())} points have a twin closer "
                          f"than {rtol:.3g} x their norm); pass duplicates='drop' to estimate on the distinct points")
-    keep = torch.arange(len(X), device=X.device)
     while res.n_duplicates:                          # another round only if a group outgrew the k neighbours found
         g = res.group.cpu().numpy()
         pos = np.arange(len(g))
@@ -63,7 +68,7 @@ def distinct_knn(
             what = "all points are identical" if len(keep) == 1 else f"only {len(keep)} distinct points remain"
             raise ValueError(f"X has {len(X)} points but {what}; {k} neighbours need at least {k + 1} distinct points")
         res = knn(X[keep], k, resolution=rtol)
-    return res, len(keep), len(X) - len(keep)
+    return res, keep, len(X) - len(keep)
 
 def _neighbors(X, k, duplicates, device, neighbors, resolution=None):
     "distinct_knn(X, k), or the first k columns of a precomputed `distinct_knn` result with at least k."
@@ -228,3 +233,142 @@ def batched(
     std = float(values.std(ddof=ddof)) if len(values) > ddof else float("nan")
     return BatchedEstimate(float(values.mean()), std, len(values), values,
                            np.array([len(b) for b in batches]), params)
+
+# %% ../nbs/02_intrinsic_dim.ipynb #308dede6
+from scipy.optimize import brentq
+import pandas as pd
+
+def _gride_terms(d, logmu, n1, n2):
+    "(l'(d), -l''(d)) of the GRIDE log-likelihood at d (the N-1 part excluded), with the limits at mu = 1."
+    x = d * logmu
+    one = -np.expm1(-x)                                        # 1 - mu^-d, accurate for mu near 1
+    tied = logmu == 0
+    safe = np.where(tied, 1.0, one)
+    g = np.where(tied, 1 / d, logmu / safe) * (n2 - n1 - 1) - (n2 - 1) * logmu
+    h = np.where(tied, 1 / d**2, logmu**2 * np.exp(-x) / safe**2) * (n2 - n1 - 1)
+    return g.sum(), h.sum()
+
+def gride_fit(mu:np.ndarray, n1:int=1, n2:int=2) -> tuple:
+    "GRIDE maximum-likelihood dimension and its Cramér-Rao error from ratios mu = r_n2 / r_n1 (all >= 1)."
+    if not (isinstance(n1, (int, np.integer)) and isinstance(n2, (int, np.integer)) and 1 <= n1 < n2):
+        raise ValueError(f"GRIDE needs integer ranks 1 <= n1 < n2; got n1={n1!r}, n2={n2!r}")
+    mu = np.asarray(mu, dtype=np.float64)
+    if len(mu) < 2: raise ValueError(f"GRIDE needs at least 2 ratios; got {len(mu)}")
+    if not np.all(np.isfinite(mu)) or (mu < 1).any():
+        raise ValueError("GRIDE ratios must be finite and >= 1 (distances sorted ascending, duplicates removed)")
+    logmu, N = np.log(mu), len(mu)
+    if not (logmu > 0).any(): raise ValueError("every ratio is 1 (all neighbour distances tied): the dimension is unbounded")
+    dl = lambda d: (N - 1) / d + _gride_terms(d, logmu, n1, n2)[0]
+    lo, hi = 1e-3, 1.0
+    while dl(lo) <= 0: lo /= 10
+    while dl(hi) > 0:
+        lo, hi = hi, hi * 4
+        if hi > 1e7: raise ValueError("GRIDE likelihood has no maximum below 1e7 (ratios too close to 1)")
+    d = brentq(dl, lo, hi, xtol=1e-12, rtol=1e-14)
+    return float(d), float(((N - 1) / d**2 + _gride_terms(d, logmu, n1, n2)[1]) ** -0.5)
+
+def gride(
+    X,                      # (n, d) points
+    n1:int=1,               # the nearer neighbour rank
+    n2:int=None,            # the farther one (default 2 * n1)
+    duplicates:str="drop",  # "drop" or "raise"; see `distinct_knn`
+    device=None,            # torch device for the kNN search
+    neighbors=None,         # a `distinct_knn(X, k >= n2)` result to reuse
+    resolution:float=None,  # twins closer than resolution * |x| are copies
+) -> IDEstimate:
+    "GRIDE intrinsic dimension (Denti et al. 2022) from the ratios r_n2 / r_n1, with its error (params['err'])."
+    n2 = 2 * n1 if n2 is None else n2
+    if not (isinstance(n1, (int, np.integer)) and isinstance(n2, (int, np.integer)) and 1 <= n1 < n2):
+        raise ValueError(f"GRIDE needs integer ranks 1 <= n1 < n2; got n1={n1!r}, n2={n2!r}")
+    res, n, n_dup = _neighbors(X, n2, duplicates, device, neighbors, resolution)
+    r = res.dist.cpu().numpy()
+    d, err = gride_fit(r[:, n2 - 1] / r[:, n1 - 1], n1, n2)
+    scale = float((r[:, n1 - 1].mean() + r[:, n2 - 1].mean()) / 2)
+    return IDEstimate(d, "gride", n, n_dup, dict(n1=n1, n2=n2, err=err, scale=scale, duplicates=duplicates))
+
+def id_scaling(
+    X,                      # (n, d) points, e.g. one layer's hidden states (`hidden.layer_vectors`)
+    n_min:int=20,           # decimation: smallest block kept
+    range_max:int=64,       # GRIDE: largest neighbour rank n2 (ranks n1 = 1, 2, 4, ... with n2 = 2 n1)
+    seed:int=0,             # the shuffle of the decimation
+    discard:float=0.1,      # TwoNN's discarded fraction of the largest ratios
+    duplicates:str="drop",  # "drop" or "raise"
+    device=None,            # torch device for the kNN searches
+    resolution:float=None,  # twins closer than resolution * |x| are copies
+    progress:bool=False,    # progress bar over the decimation levels
+) -> pd.DataFrame:
+    "The ID as a function of scale: TwoNN on nested halvings of the points and GRIDE at doubling ranks, with errors."
+    if not (isinstance(n_min, (int, np.integer)) and n_min >= 3): raise ValueError(f"n_min must be an integer >= 3; got {n_min!r}")
+    if not (isinstance(range_max, (int, np.integer)) and range_max >= 2):
+        raise ValueError(f"range_max must be an integer >= 2; got {range_max!r}")
+    if not (isinstance(seed, (int, np.integer)) and seed >= 0): raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
+    if duplicates not in _POLICIES: raise ValueError(f"duplicates must be one of {_POLICIES}; got {duplicates!r}")
+    X = as_points(X, min_points=3, device=device)
+    kmax = max([2] + [2**(i + 1) for i in range(int(math.log2(range_max))) if 2**(i + 1) <= len(X) - 1])
+    res, keep, n_dup = _distinct(X, kmax, duplicates, device, resolution)   # one search serves every rank
+    Xd, ranks = X[keep], [2**i for i in range(int(math.log2(kmax)))]
+    nb = (res, len(Xd), 0)
+    rows = []
+    for n1 in ranks:
+        e = gride(Xd, n1, neighbors=nb)
+        rows.append(dict(estimator="gride", n_points=len(Xd), blocks=1, n1=n1, n2=2 * n1, dim=e.dim, err=e.params["err"],
+                         scale=e.params["scale"]))
+    order = np.random.default_rng(seed).permutation(len(Xd))
+    levels = [j for j in range(64) if len(Xd) // 2**j >= n_min]
+    it = levels
+    if progress:
+        from tqdm.auto import tqdm
+        it = tqdm(levels, desc="decimation", unit="level", leave=False)
+    for j in it:
+        size = len(Xd) // 2**j
+        vals, scales = [], []
+        blocks = [res.dist[:, :2].cpu().numpy()] if j == 0 else _two_nearest(Xd, order, 2**j, size, device, resolution)
+        for r in blocks:
+            vals.append(twonn_fit(r[:, 1] / r[:, 0], discard)); scales.append(r.mean())
+        err = float(np.std(vals, ddof=1) / np.sqrt(len(vals))) if len(vals) > 1 else 0.0
+        rows.append(dict(estimator="twonn", n_points=size, blocks=2**j, n1=1, n2=2, dim=float(np.mean(vals)), err=err,
+                         scale=float(np.mean(scales))))
+    df = pd.DataFrame(rows)
+    df["n_duplicates"], df["seed"], df["discard"] = n_dup, seed, discard
+    return df
+
+def _two_nearest(X, order, blocks, size, device, resolution):
+    "r_1, r_2 (float64, (size, 2)) of every point within each block order[b*size:(b+1)*size]: exact distances."
+    if size > 4096:                                     # large blocks: the chunked exact search of `knn`
+        for b in range(blocks):
+            idx = torch.from_numpy(order[b * size:(b + 1) * size]).to(X.device)
+            yield distinct_knn(X[idx], 2, "drop", device, resolution)[0].dist.cpu().numpy()
+        return
+    per = max(1, 2**24 // size**2)                      # small blocks, many at once: float64 Gram matrices give four
+    for b0 in range(0, blocks, per):                    # candidates per point, whose distances are then recomputed
+        idx = torch.from_numpy(order[b0 * size:min(blocks, b0 + per) * size]).to(X.device)     # exactly and sorted
+        Xb = X[idx].double().reshape(-1, size, X.shape[1])
+        Xb = Xb - Xb.mean(1, keepdim=True)              # centring makes the Gram shortcut far more accurate
+        sq = (Xb * Xb).sum(2)
+        D2 = sq[:, :, None] + sq[:, None, :] - 2 * torch.bmm(Xb, Xb.transpose(1, 2))
+        D2.diagonal(dim1=1, dim2=2).fill_(float("inf"))
+        cand = D2.topk(min(4, size - 1), dim=2, largest=False).indices
+        diff = Xb[:, :, None, :] - torch.gather(Xb[:, None].expand(-1, size, -1, -1), 2,
+                                                cand[..., None].expand(-1, -1, -1, Xb.shape[2]))
+        yield from torch.linalg.vector_norm(diff, dim=3).sort(dim=2).values[:, :, :2].cpu().numpy()
+
+def scaling_figure(tables, labels=None, title:str=None):
+    "ID against scale (log axis): GRIDE and decimated TwoNN with error bars, one colour per table (e.g. per layer)."
+    import matplotlib.pyplot as plt
+    tables = [tables] if isinstance(tables, pd.DataFrame) else list(tables)
+    labels = [None] * len(tables) if labels is None else list(labels)
+    if len(labels) != len(tables): raise ValueError(f"{len(labels)} labels for {len(tables)} tables")
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for i, (t, lab) in enumerate(zip(tables, labels)):
+        c = f"C{i}"
+        for est, mk, ls in (("gride", "o", "-"), ("twonn", "s", "--")):
+            g = t[t.estimator == est].sort_values("scale")
+            if len(g):
+                what = "GRIDE, ranks 1-2 ... " if est == "gride" else "TwoNN, n ... "
+                ax.errorbar(g.scale, g.dim, yerr=g.err, fmt=mk + ls, color=c, ms=4, capsize=2, lw=1.1,
+                            label=f"{lab + ': ' if lab else ''}{est.replace('gride', 'GRIDE').replace('twonn', 'TwoNN decimated')}")
+    ax.set(xscale="log", xlabel="scale: mean neighbour distance of the estimate", ylabel="intrinsic dimension")
+    ax.grid(alpha=0.3); ax.legend(fontsize=7)
+    fig.suptitle(title or "Intrinsic dimension across scales (GRIDE at ranks n, 2n; TwoNN on n/2^j points); bars: 1 s.e.", fontsize=9)
+    fig.tight_layout()
+    return fig
