@@ -15,8 +15,8 @@ from .data import TextSource
 # %% auto #0
 __all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'LayerStates', 'layer_names', 'block_list', 'layer_states',
            'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec', 'special_affixes', 'window_inputs', 'memory_budget',
-           'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile', 'outlier_tokens', 'profile_lines',
-           'profile_figure']
+           'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile', 'outlier_tokens', 'layer_vectors',
+           'profile_lines', 'profile_figure']
 
 # %% ../nbs/06_hidden.ipynb #efba0f2c
 @dataclass
@@ -547,6 +547,27 @@ def _outlier_frame(rows, model_name, factor) -> pd.DataFrame:
     df["outlier_factor"] = factor
     return df
 
+
+# %% ../nbs/06_hidden.ipynb #1930ebb3
+def layer_vectors(
+    model, tokenizer,              # from `models.load_model`
+    source,                        # a data.TextSource or an iterable of documents (one source)
+    layer:int,                     # the entry (0 = embeddings; negative counts from the end)
+    spec:ProfileSpec=None,         # the profile's windows and policies (one value per policy)
+    progress:bool=False,           # progress bar over forward passes
+    **options,                     # ProfileSpec fields, e.g. n_tokens=16384, first="keep"
+) -> torch.Tensor:
+    "The float32 vectors (n_tokens, d) that `layer_profile` under `spec` measures at one layer, from a pass stopped there."
+    spec = profile_spec(spec, **{**options, "layers": (layer,)})
+    several = [k for k in POLICIES if len(spec.values(k)) > 1]
+    if several: raise ValueError(f"layer_vectors takes one value of each policy; {several} have {[spec.values(k) for k in several]}")
+    if len(_as_sources(source)) > 1: raise ValueError("layer_vectors takes one text source; call it once per source")
+    keeps, plan, measured = _plan(model, tokenizer, source, spec)
+    (p, keep), (name, ids_all, _) = next(iter(keeps.items())), plan[0]
+    parts = [c[measured[0], p] for _, c in _forward_chunks(model, ids_all, {p: keep}, spec.n_tokens, spec.forward_batch,
+                                                          measured, progress, f"{name}: layer {measured[0]}") if (measured[0], p) in c]
+    X = torch.cat(parts)
+    return X[~outlier_mask(X, spec.outlier_factor)] if spec.outliers == "drop" else X
 
 # %% ../nbs/06_hidden.ipynb #d072e29a
 LINE_KEYS = ("table", "model", "revision", "step", "source", "special", "first", "outliers")
