@@ -244,7 +244,7 @@ class ResultStore:
 
 # %% ../nbs/07_checkpoints.ipynb #81416ec9
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".gguf")
-_NOT_WEIGHTS = re.compile(r"^(optimizer|scheduler|training_args|rng_state|scaler|trainer_state)")
+_NOT_WEIGHTS = re.compile(r"^(optimizer|scheduler|training_args|training_state|rng_state|scaler|trainer_state)")
 
 def weight_files(path) -> list:
     "The weight files of a checkpoint: a file itself, else the folder's safetensors, else its pytorch_model*.bin, else a .gguf."
@@ -321,19 +321,18 @@ def hub_fingerprint(repo:str, revision:str=None, api=None) -> str:
         raise ValueError(f"{repo}@{revision or 'main'}: no recorded hash for {s.rfilename}")
     return "hub:" + hashlib.sha256("\n".join(sorted(digest(s) for s in files)).encode()).hexdigest()
 
-def checkpoint_fingerprint(ck, api=None) -> str:
-    "The fingerprint of a `Checkpoint`, a local folder or file, or a Hub `(repo, revision)` pair."
-    if isinstance(ck, tuple): ck = Checkpoint(*ck)
-    elif not isinstance(ck, Checkpoint): ck = Checkpoint(str(ck))
-    if Path(ck.model).exists():
-        if ck.revision is not None: raise ValueError(f"{ck.model} is a local path; it has no revision {ck.revision!r}")
-        return weights_fingerprint(ck.model)
-    return hub_fingerprint(ck.model, ck.revision, api=api)
-
 def _as_checkpoint(c) -> Checkpoint:
     if isinstance(c, Checkpoint): return c
     if isinstance(c, tuple): return Checkpoint(*c)
     return Checkpoint(str(c))
+
+def checkpoint_fingerprint(ck, api=None) -> str:
+    "The fingerprint of a `Checkpoint`, a local folder or file, or a Hub `(repo, revision)` pair."
+    ck = _as_checkpoint(ck)
+    if Path(ck.model).exists():
+        if ck.revision is not None: raise ValueError(f"{ck.model} is a local path; it has no revision {ck.revision!r}")
+        return weights_fingerprint(ck.model)
+    return hub_fingerprint(ck.model, ck.revision, api=api)
 
 def verify_checkpoints(checkpoints, api=None, cache=None, progress:bool=False) -> pd.DataFrame:
     "One row per checkpoint: its name, step, weights fingerprint, and the earlier checkpoint with the same weights (else '')."
