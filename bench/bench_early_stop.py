@@ -21,7 +21,7 @@ def child(a):
     model, tok, kind = load_model(a.model, device=a.device)
     cuda = str(model.device).startswith("cuda")
     if not a.early: H.block_list = lambda model: None            # the whole pass, every hidden state kept
-    layers = [int(x) for x in a.layers.split(",")]
+    layers = [int(x) for x in a.layers[-1].split(",")]
     kw = dict(metrics=("anisotropy", "intersim"), n_tokens=a.tokens, window=a.window, batch_size=min(4096, a.tokens),
               layers=layers, forward_batch=a.forward_batch)
     H.layer_profile(model, tok, wiki_source(), n_tokens=a.window, **{k: v for k, v in kw.items() if k != "n_tokens"})  # warm-up
