@@ -622,8 +622,8 @@ def profile_figure(tables, labels=None, metrics=None, depth:str="auto", title:st
     h, l = axes.flat[0].get_legend_handles_labels()
     if len(h) > 12: h, l = h[:: max(1, len(h) // 12)], l[:: max(1, len(h) // 12)]
     fig.legend(h, l, loc="lower center", ncol=min(4, len(h)), fontsize=7, frameon=False)
-    tok = sorted(set(df.n_tokens)) if "n_tokens" in df else []
-    src = sorted(set(map(str, df.source))) if "source" in df else []
+    tok = sorted({int(v) for v in df.n_tokens.dropna()}) if "n_tokens" in df else []
+    src = sorted({str(v) for v in df.source.dropna()}) if "source" in df else []
     about = "; ".join(p for p in (f"{'/'.join(map(str, tok))} tokens per layer" if tok else "",
                                   f"text: {', '.join(src)}" if src else "", "bands: ±1 sd over batches") if p)
     fig.suptitle(f"{title or 'Layer profile'} ({len(groups)} line{'s' * (len(groups) > 1)})\n[{about}]", fontsize=9)
