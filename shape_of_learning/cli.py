@@ -105,7 +105,7 @@ def sol_reproduce(
     config:str="offline",   # offline (CPU, no network), quick (CI), or paper (GPU runtime with Hub access)
     quick:bool=False,       # the same as --config quick
     out:str=None,           # figures go to OUT/, tables to OUT/data/, named {config}_* (default: the checkout's figures/)
-    tasks:str=None,         # comma-separated: profiles,cosine,avgcos,weights,probes,training,d90 (default: all), study, d90_pretraining
+    tasks:str=None,         # comma-separated: profiles,cosine,avgcos,weights,probes,training,d90 (default: all), study, scales, d90_pretraining
     force:bool=False,       # recompute the tasks' tables (finished sweep jobs, keyed by checkpoint content, are reused)
     cache:str=None,         # results cache (default: data.sol_cache()/reproduce)
     demo_only:bool=False,   # only the metric-core demo on point clouds with known answers

@@ -8,8 +8,8 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/tasks.html.m
 __all__ = ['TASKS', 'SLOW_TASKS']
 
 # %% ../../nbs/figures/00_tasks.ipynb #fa98211a
-from . import p1_profiles, p2_cosine, p2_weights, p2_downstream, training, p1_study, p3_d90, p3_d90_pretraining
+from . import p1_profiles, p2_cosine, p2_weights, p2_downstream, training, p1_study, p1_scales, p3_d90, p3_d90_pretraining
 
 TASKS = [p1_profiles.PROFILES, p2_cosine.COSINE, p1_profiles.AVGCOS, p2_weights.WEIGHTS, p2_downstream.PROBES,
          training.TRAINING, p3_d90.D90_TASK]
-SLOW_TASKS = [p1_study.STUDY, p3_d90_pretraining.PRETRAINING]   # registered, run by name only (`sol-reproduce --tasks study`)
+SLOW_TASKS = [p1_study.STUDY, p1_scales.SCALES, p3_d90_pretraining.PRETRAINING]   # registered, run by name only (`sol-reproduce --tasks study`)
