@@ -552,22 +552,27 @@ def _outlier_frame(rows, model_name, factor) -> pd.DataFrame:
 def layer_vectors(
     model, tokenizer,              # from `models.load_model`
     source,                        # a data.TextSource or an iterable of documents (one source)
-    layer:int,                     # the entry (0 = embeddings; negative counts from the end)
+    layer,                         # an entry (0 = embeddings; negative counts from the end), or a list of entries
     spec:ProfileSpec=None,         # the profile's windows and policies (one value per policy)
     progress:bool=False,           # progress bar over forward passes
     **options,                     # ProfileSpec fields, e.g. n_tokens=16384, first="keep"
-) -> torch.Tensor:
-    "The float32 vectors (n_tokens, d) that `layer_profile` under `spec` measures at one layer, from a pass stopped there."
-    spec = profile_spec(spec, **{**options, "layers": (layer,)})
+):
+    "The float32 vectors (n_tokens, d) that `layer_profile` under `spec` measures at a layer ({layer: vectors} for a list), one pass stopped after the deepest."
+    many = not isinstance(layer, (int, np.integer))
+    spec = profile_spec(spec, **{**options, "layers": tuple(layer) if many else (layer,)})
     several = [k for k in POLICIES if len(spec.values(k)) > 1]
     if several: raise ValueError(f"layer_vectors takes one value of each policy; {several} have {[spec.values(k) for k in several]}")
     if len(_as_sources(source)) > 1: raise ValueError("layer_vectors takes one text source; call it once per source")
     keeps, plan, measured = _plan(model, tokenizer, source, spec)
     (p, keep), (name, ids_all, _) = next(iter(keeps.items())), plan[0]
-    parts = [c[measured[0], p] for _, c in _forward_chunks(model, ids_all, {p: keep}, spec.n_tokens, spec.forward_batch,
-                                                          measured, progress, f"{name}: layer {measured[0]}") if (measured[0], p) in c]
-    X = torch.cat(parts)
-    return X[~outlier_mask(X, spec.outlier_factor)] if spec.outliers == "drop" else X
+    parts = {l: [] for l in measured}
+    for _, chunk in _forward_chunks(model, ids_all, {p: keep}, spec.n_tokens, spec.forward_batch, measured, progress,
+                                    f"{name}: layers {measured[0]}-{measured[-1]}"):
+        for l in measured:
+            if (l, p) in chunk: parts[l].append(chunk[l, p])
+    out = {l: torch.cat(v) for l, v in parts.items()}
+    if spec.outliers == "drop": out = {l: X[~outlier_mask(X, spec.outlier_factor)] for l, X in out.items()}
+    return out if many else out[measured[0]]
 
 # %% ../nbs/06_hidden.ipynb #d072e29a
 LINE_KEYS = ("table", "model", "revision", "step", "source", "special", "first", "outliers")

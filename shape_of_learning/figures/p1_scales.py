@@ -48,8 +48,9 @@ def compute_scales(cfg, progress=False, cache=None) -> dict:
     for label, name, window in cfg.models:
         model, tok, kind = load_model(name, device=cfg.device, dtype=cfg.dtype)
         names = layer_names(model.config)
-        for layer in depth_layers(len(names), cfg.depths):
-            X = layer_vectors(model, tok, source, layer, n_tokens=cfg.n_tokens, window=window, progress=progress)
+        vectors = layer_vectors(model, tok, source, depth_layers(len(names), cfg.depths), n_tokens=cfg.n_tokens,
+                                window=window, progress=progress)               # one pass, stopped after the deepest
+        for layer, X in vectors.items():
             t = id_scaling(X, n_min=cfg.n_min, range_max=cfg.range_max, device=cfg.device)
             t.insert(0, "model", label); t.insert(1, "kind", kind); t.insert(2, "layer", layer)
             t.insert(3, "layer_name", names[layer]); t.insert(4, "depth", layer / (len(names) - 1))
