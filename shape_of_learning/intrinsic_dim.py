@@ -364,7 +364,6 @@ def scaling_figure(tables, labels=None, title:str=None):
         for est, mk, ls in (("gride", "o", "-"), ("twonn", "s", "--")):
             g = t[t.estimator == est].sort_values("scale")
             if len(g):
-                what = "GRIDE, ranks 1-2 ... " if est == "gride" else "TwoNN, n ... "
                 ax.errorbar(g.scale, g.dim, yerr=g.err, fmt=mk + ls, color=c, ms=4, capsize=2, lw=1.1,
                             label=f"{lab + ': ' if lab else ''}{est.replace('gride', 'GRIDE').replace('twonn', 'TwoNN decimated')}")
     ax.set(xscale="log", xlabel="scale: mean neighbour distance of the estimate", ylabel="intrinsic dimension")
