@@ -24,7 +24,7 @@ __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIG
            'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints',
            'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series', 'series', 'job_key', 'atomic_write',
            'ResultStore', 'weight_files', 'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint',
-           'verify_checkpoints', 'Measure', 'profile_measure', 'run_job', 'sweep']
+           'verify_checkpoints', 'duplicate_list', 'Measure', 'profile_measure', 'run_job', 'sweep']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -246,6 +246,14 @@ class ResultStore:
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".gguf")
 _NOT_WEIGHTS = re.compile(r"^(optimizer|scheduler|training_args|training_state|rng_state|scaler|trainer_state)")
 
+def _pick_weights(names:list) -> list:
+    "The weight files among file names (one checkpoint, local or on the Hub): safetensors if any, else PyTorch pickles, else GGUF."
+    names = [n for n in names if not _NOT_WEIGHTS.match(Path(n).name)]
+    for suffixes in ((".safetensors",), (".bin", ".pt", ".pth"), (".gguf",)):
+        found = [n for n in names if Path(n).suffix in suffixes]
+        if found: return found
+    return []
+
 def weight_files(path) -> list:
     "The weight files of a checkpoint: a file itself, else the folder's safetensors, else its pytorch_model*.bin, else a .gguf."
     path = Path(path)
@@ -253,11 +261,9 @@ def weight_files(path) -> list:
         if path.suffix not in WEIGHT_SUFFIXES: raise ValueError(f"{path} is not a weight file ({', '.join(WEIGHT_SUFFIXES)})")
         return [path]
     if not path.is_dir(): raise FileNotFoundError(f"no such checkpoint folder or file: {path}")
-    files = sorted(f for f in path.iterdir() if f.is_file() and not _NOT_WEIGHTS.match(f.name))
-    for pick in (lambda f: f.suffix == ".safetensors", lambda f: f.suffix in (".bin", ".pt", ".pth"), lambda f: f.suffix == ".gguf"):
-        found = [f for f in files if pick(f)]
-        if found: return found
-    raise FileNotFoundError(f"{path} holds no weight files (*.safetensors, pytorch_model*.bin or *.gguf)")
+    found = _pick_weights(sorted(f for f in path.iterdir() if f.is_file()))
+    if not found: raise FileNotFoundError(f"{path} holds no weight files (*.safetensors, pytorch_model*.bin or *.gguf)")
+    return found
 
 def _tensor_digest(name:str, t:torch.Tensor) -> str:
     t = t.detach().cpu().contiguous()
@@ -307,12 +313,9 @@ def hub_fingerprint(repo:str, revision:str=None, api=None) -> str:
     except Exception as e:
         raise RuntimeError(f"cannot read the file metadata of {repo}@{revision or 'main'} ({type(e).__name__}: {e}); "
                            "offline? verify where the Hub is reachable, or pass verify=False to the sweep") from e
-    sib = [s for s in (info.siblings or []) if Path(s.rfilename).suffix in WEIGHT_SUFFIXES
-           and not _NOT_WEIGHTS.match(Path(s.rfilename).name)]
-    for suffixes in ((".safetensors",), (".bin", ".pt", ".pth"), (".gguf",)):
-        files = [s for s in sib if Path(s.rfilename).suffix in suffixes]
-        if files: break
-    else: raise ValueError(f"{repo}@{revision or 'main'} lists no weight files (*.safetensors, *.bin or *.gguf)")
+    sib = {s.rfilename: s for s in (info.siblings or [])}
+    files = [sib[n] for n in _pick_weights(list(sib))]
+    if not files: raise ValueError(f"{repo}@{revision or 'main'} lists no weight files (*.safetensors, *.bin or *.gguf)")
     def digest(s):
         lfs = getattr(s, "lfs", None)
         sha = (lfs.get("sha256") if isinstance(lfs, dict) else getattr(lfs, "sha256", None)) if lfs else None
@@ -355,6 +358,11 @@ def verify_checkpoints(checkpoints, api=None, cache=None, progress:bool=False) -
         rows.append(dict(checkpoint=ck.name, step=ck.step, fingerprint=fp, duplicate_of=first.get(fp, "")))
         first.setdefault(fp, ck.name)
     return pd.DataFrame(rows)
+
+def duplicate_list(table:pd.DataFrame) -> str:
+    "The duplicates of a `verify_checkpoints` table as text: 'later = earlier; ...' (empty if none)."
+    dup = table[table.duplicate_of != ""]
+    return "; ".join(f"{a} = {b}" for a, b in zip(dup.checkpoint, dup.duplicate_of))
 
 # %% ../nbs/07_checkpoints.ipynb #003ca5b1
 @dataclass
@@ -424,10 +432,8 @@ def sweep(
     if not checkpoints: raise ValueError("no checkpoints to sweep")
     prints = verify_checkpoints(checkpoints, cache=store.path / "fingerprints", progress=progress) if verify else None
     if prints is not None and (prints.duplicate_of != "").any() and not keep_duplicates:
-        dup = prints[prints.duplicate_of != ""]
-        raise ValueError(f"{len(dup)} of {len(prints)} checkpoints hold the same weights as an earlier one of the series: "
-                         + "; ".join(f"{a} = {b}" for a, b in zip(dup.checkpoint, dup.duplicate_of))
-                         + ". Their rows would draw a training curve that never happened: drop them, or pass "
+        raise ValueError(f"{int((prints.duplicate_of != '').sum())} of {len(prints)} checkpoints hold the same weights as an "
+                         f"earlier one of the series: {duplicate_list(prints)}. Their rows would draw a training curve that never happened: drop them, or pass "
                            "keep_duplicates=True (sol-sweep --keep-duplicates) to measure them marked in every row.")
     todo = [ck for ck in checkpoints if not store.done(_key(ck, measure))]
     bar = None

@@ -18,14 +18,14 @@ from fastcore.script import call_parse, bool_arg
 from .data import text_sources
 from .models import load_model
 from .hidden import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profile, profile_figure
-from .checkpoints import series, sweep, profile_measure, verify_checkpoints
+from .checkpoints import series, sweep, profile_measure, verify_checkpoints, duplicate_list
 from .reproduce import reproduce
 from .figures import TASKS
 
 # %% auto #0
 __all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'FIGURE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'table_path',
-           'write_table', 'read_table', 'save_figure', 'spec_options', 'spec_from_options', 'sol_profile',
-           'sol_compare', 'sol_sweep', 'sol_verify']
+           'write_table', 'read_table', 'figure_path', 'save_figure', 'spec_options', 'spec_from_options',
+           'sol_profile', 'sol_compare', 'sol_sweep', 'sol_verify']
 
 # %% ../nbs/12_cli.ipynb #29d0e078
 def demo_clouds(n:int=8192, D:int=256, seed:int=0) -> dict:
@@ -146,12 +146,17 @@ def read_table(path) -> pd.DataFrame:
     try: return pd.read_parquet(path) if path.suffix.lower() == ".parquet" else pd.read_csv(path)
     except Exception as e: raise ValueError(f"cannot read the table {path}: {type(e).__name__}: {e}") from None
 
+def figure_path(out) -> Path:
+    "`out` as a Path, checked before any work: a .png, .pdf or .svg name."
+    out = Path(out)
+    if out.suffix.lower() not in FIGURE_FORMATS: raise ValueError(f"--out must name a .png, .pdf or .svg file; got {str(out)!r}")
+    return out
+
 def save_figure(fig, out) -> Path:
     "Save a figure (.png, .pdf or .svg, named by `out`) and close it."
     import matplotlib.pyplot as plt
-    out = Path(out)
-    if out.suffix.lower() not in FIGURE_FORMATS:
-        plt.close(fig); raise ValueError(f"a figure must be named .png, .pdf or .svg; got {str(out)!r}")
+    try: out = figure_path(out)
+    except ValueError: plt.close(fig); raise
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=110); plt.close(fig)
     return out
@@ -231,7 +236,7 @@ def sol_compare(
 ):
     "Overlay profile tables of several runs (models, checkpoints, texts) in one figure: a panel per metric against depth."
     if not tables: raise ValueError("name one or more profile tables: sol-compare A.csv B.csv --out FIG.png")
-    if Path(out).suffix.lower() not in FIGURE_FORMATS: raise ValueError(f"--out must name a .png, .pdf or .svg file; got {out!r}")
+    figure_path(out)                                 # a name we cannot write fails before the tables are read
     names = [x for x in labels.split(",")] if labels else [Path(t).stem for t in tables]
     if len(names) != len(tables): raise ValueError(f"--labels names {len(names)} tables; {len(tables)} were given")
     fig = profile_figure([read_table(t) for t in tables], labels=names, depth=depth, title=title or "Layer profiles compared",
@@ -275,8 +280,8 @@ def sol_verify(
     tab = verify_checkpoints(series(series_name, steps), progress=True)
     with pd.option_context("display.width", 160, "display.max_colwidth", 60):
         print(tab.assign(fingerprint=tab.fingerprint.str[:24] + "...").to_string(index=False))
-    dup = tab[tab.duplicate_of != ""]
+    n_dup = int((tab.duplicate_of != "").sum())
     print(f"{len(tab)} checkpoints, {tab.fingerprint.nunique()} distinct weights"
-          + (f"; {len(dup)} duplicate(s): " + "; ".join(f"{a} = {b}" for a, b in zip(dup.checkpoint, dup.duplicate_of)) if len(dup) else ""))
+          + (f"; {n_dup} duplicate(s): {duplicate_list(tab)}" if n_dup else ""))
     if out: print(f"wrote {write_table(tab, out)}")
     return tab

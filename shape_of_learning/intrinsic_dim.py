@@ -248,10 +248,13 @@ def _gride_terms(d, logmu, n1, n2):
     h = np.where(tied, 1 / d**2, logmu**2 * np.exp(-x) / safe**2) * (n2 - n1 - 1)
     return g.sum(), h.sum()
 
-def gride_fit(mu:np.ndarray, n1:int=1, n2:int=2) -> tuple:
-    "GRIDE maximum-likelihood dimension and its Cramér-Rao error from ratios mu = r_n2 / r_n1 (all >= 1)."
+def _check_ranks(n1, n2):
     if not (isinstance(n1, (int, np.integer)) and isinstance(n2, (int, np.integer)) and 1 <= n1 < n2):
         raise ValueError(f"GRIDE needs integer ranks 1 <= n1 < n2; got n1={n1!r}, n2={n2!r}")
+
+def gride_fit(mu:np.ndarray, n1:int=1, n2:int=2) -> tuple:
+    "GRIDE maximum-likelihood dimension and its Cramér-Rao error from ratios mu = r_n2 / r_n1 (all >= 1)."
+    _check_ranks(n1, n2)
     mu = np.asarray(mu, dtype=np.float64)
     if len(mu) < 2: raise ValueError(f"GRIDE needs at least 2 ratios; got {len(mu)}")
     if not np.all(np.isfinite(mu)) or (mu < 1).any():
@@ -278,8 +281,7 @@ def gride(
 ) -> IDEstimate:
     "GRIDE intrinsic dimension (Denti et al. 2022) from the ratios r_n2 / r_n1, with its error (params['err'])."
     n2 = 2 * n1 if n2 is None else n2
-    if not (isinstance(n1, (int, np.integer)) and isinstance(n2, (int, np.integer)) and 1 <= n1 < n2):
-        raise ValueError(f"GRIDE needs integer ranks 1 <= n1 < n2; got n1={n1!r}, n2={n2!r}")
+    _check_ranks(n1, n2)                                 # before the search
     res, n, n_dup = _neighbors(X, n2, duplicates, device, neighbors, resolution)
     r = res.dist.cpu().numpy()
     d, err = gride_fit(r[:, n2 - 1] / r[:, n1 - 1], n1, n2)
@@ -302,7 +304,6 @@ def id_scaling(
     if not (isinstance(range_max, (int, np.integer)) and range_max >= 2):
         raise ValueError(f"range_max must be an integer >= 2; got {range_max!r}")
     if not (isinstance(seed, (int, np.integer)) and seed >= 0): raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
-    if duplicates not in _POLICIES: raise ValueError(f"duplicates must be one of {_POLICIES}; got {duplicates!r}")
     X = as_points(X, min_points=3, device=device)
     kmax = max([2] + [2**(i + 1) for i in range(int(math.log2(range_max))) if 2**(i + 1) <= len(X) - 1])
     res, keep, n_dup = _distinct(X, kmax, duplicates, device, resolution)   # one search serves every rank
@@ -347,9 +348,8 @@ def _two_nearest(X, order, blocks, size, device, resolution):
         sq = (Xb * Xb).sum(2)
         D2 = sq[:, :, None] + sq[:, None, :] - 2 * torch.bmm(Xb, Xb.transpose(1, 2))
         D2.diagonal(dim1=1, dim2=2).fill_(float("inf"))
-        cand = D2.topk(min(4, size - 1), dim=2, largest=False).indices
-        diff = Xb[:, :, None, :] - torch.gather(Xb[:, None].expand(-1, size, -1, -1), 2,
-                                                cand[..., None].expand(-1, -1, -1, Xb.shape[2]))
+        cand = D2.topk(min(4, size - 1), dim=2, largest=False).indices                  # (blocks, size, 4)
+        diff = Xb[:, :, None, :] - Xb[torch.arange(len(Xb), device=Xb.device)[:, None, None], cand]
         yield from torch.linalg.vector_norm(diff, dim=3).sort(dim=2).values[:, :, :2].cpu().numpy()
 
 def scaling_figure(tables, labels=None, title:str=None):
