@@ -20,11 +20,12 @@ from .hidden import ProfileSpec, profile_spec, layer_profile
 from .models import load_model
 
 # %% auto #0
-__all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIGHT_SUFFIXES', 'SWEEP_CHECKS', 'Checkpoint',
-           'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints',
-           'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series', 'series', 'job_key', 'atomic_write',
-           'ResultStore', 'weight_files', 'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint',
-           'verify_checkpoints', 'duplicate_list', 'Measure', 'profile_measure', 'run_job', 'sweep']
+__all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIGHT_SUFFIXES', 'SWEEP_CHECKS', 'DUPLICATES',
+           'Checkpoint', 'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions',
+           'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series', 'series', 'job_key',
+           'atomic_write', 'ResultStore', 'weight_files', 'weights_fingerprint', 'hub_fingerprint',
+           'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'Measure', 'profile_measure', 'measures',
+           'evict_checkpoint', 'run_job', 'sweep']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -319,10 +320,18 @@ def hub_fingerprint(repo:str, revision:str=None, api=None) -> str:
     def digest(s):
         lfs = getattr(s, "lfs", None)
         sha = (lfs.get("sha256") if isinstance(lfs, dict) else getattr(lfs, "sha256", None)) if lfs else None
-        if sha: return sha
-        if getattr(s, "blob_id", None): return f"git:{s.blob_id}"
-        raise ValueError(f"{repo}@{revision or 'main'}: no recorded hash for {s.rfilename}")
-    return "hub:" + hashlib.sha256("\n".join(sorted(digest(s) for s in files)).encode()).hexdigest()
+        return sha or (f"git:{s.blob_id}" if getattr(s, "blob_id", None) else None)
+    hashes = [digest(s) for s in files]
+    if None in hashes:                    # a mirror whose info lists names only: the tree listing has the LFS hashes
+        tree = {f.path: f for f in api.list_repo_tree(repo, revision=revision, recursive=True) if hasattr(f, "lfs")}
+        hashes = [h or digest(_TreeFile(tree.get(s.rfilename))) for h, s in zip(hashes, files)]
+    missing = [s.rfilename for s, h in zip(files, hashes) if h is None]
+    if missing: raise ValueError(f"{repo}@{revision or 'main'}: no recorded hash for {missing[0]}")
+    return "hub:" + hashlib.sha256("\n".join(sorted(hashes)).encode()).hexdigest()
+
+class _TreeFile:
+    "A tree entry seen as a sibling (lfs, blob_id), or an empty one."
+    def __init__(self, f): self.lfs, self.blob_id = getattr(f, "lfs", None), getattr(f, "blob_id", None)
 
 def _as_checkpoint(c) -> Checkpoint:
     if isinstance(c, Checkpoint): return c
@@ -398,44 +407,93 @@ def _key(ck:Checkpoint, measure:Measure) -> dict:
     return job_key(model=ck.model, revision=ck.revision, tokenizer=ck.tokenizer, fingerprint=ck.fingerprint,
                    measure=measure.name, **params, **{f"load_{k}": v for k, v in measure.load.items() if v is not None})
 
-def run_job(ck:Checkpoint, measure:Measure, store) -> int:
-    "Load one checkpoint, measure it, store its rows; returns the number of rows (0 if already done)."
+def measures(measure) -> list:
+    "A Measure or a list of them as a checked list: one load for all, so the same load arguments, and distinct names."
+    ms = list(measure) if isinstance(measure, (list, tuple)) else [measure]
+    if not ms or not all(isinstance(m, Measure) for m in ms):
+        raise TypeError(f"measure must be a Measure or a non-empty list of them; got {measure!r}")
+    names = [m.name for m in ms]
+    if len(set(names)) < len(names): raise ValueError(f"measures need distinct names; got {names}")
+    loads = {json.dumps({k: v for k, v in m.load.items() if v is not None}, sort_keys=True, default=str) for m in ms}
+    if len(loads) > 1: raise ValueError(f"the measures {names} are run on one load of each checkpoint, so they need the same "
+                                        f"load arguments (dtype, device); got {sorted(loads)}")
+    return ms
+
+def evict_checkpoint(ck:Checkpoint, cache_dir=None) -> int:
+    "Remove a Hub checkpoint's revision from the Hub cache (its blobs unless another cached revision uses them); bytes freed."
+    if Path(ck.model).exists(): return 0                       # a local folder is the user's, never removed
+    from huggingface_hub import scan_cache_dir
+    from huggingface_hub import constants
+    try: info = scan_cache_dir(cache_dir or constants.HF_HUB_CACHE)
+    except Exception: return 0                                 # no cache yet
+    want = ck.revision or "main"
+    commits = [r.commit_hash for repo in info.repos if repo.repo_id == ck.model and repo.repo_type == "model"
+               for r in repo.revisions if want in r.refs or r.commit_hash == want]
+    if not commits: return 0
+    strategy = info.delete_revisions(*commits)
+    strategy.execute()
+    return strategy.expected_freed_size
+
+def run_job(ck:Checkpoint, measure, store, keep_files:bool=True) -> int:
+    "Load one checkpoint once, run every measure not yet stored, store each one's rows; rows written (0 if all were done)."
     store = store if isinstance(store, ResultStore) else ResultStore(store)
-    key = _key(ck, measure)
-    if store.done(key): return 0
-    model, tok, _ = load_model(ck.model, revision=ck.revision, **{k: v for k, v in measure.load.items() if v is not None},
+    todo = [m for m in measures(measure) if not store.done(_key(ck, m))]
+    if not todo: return 0
+    model, tok, _ = load_model(ck.model, revision=ck.revision, **{k: v for k, v in todo[0].load.items() if v is not None},
                                tokenizer=ck.tokenizer or True)
-    try: df = measure(model, tok, ck)
+    rows = 0
+    try:
+        for m in todo:
+            df = m(model, tok, ck)
+            for col, v in [("step", ck.step), ("tokens", ck.tokens)][::-1]:
+                if col not in df.columns: df.insert(min(2, len(df.columns)), col, v)
+            if m.load.get("dtype") is not None and "dtype" not in df.columns:
+                df["dtype"] = str(next(model.parameters()).dtype).removeprefix("torch.")   # what was asked may be overridden
+            store.write(_key(ck, m), df)
+            rows += len(df)
     finally:
         del model
         gc.collect()
         if torch.cuda.is_available(): torch.cuda.empty_cache()
-    for col, v in [("step", ck.step), ("tokens", ck.tokens)][::-1]:
-        if col not in df.columns: df.insert(min(2, len(df.columns)), col, v)
-    store.write(key, df)
-    return len(df)
+        if not keep_files: evict_checkpoint(ck)          # every measure is stored (or failed): the download is not needed
+    return rows
 
 SWEEP_CHECKS = ("fingerprint", "duplicate_of")     # the columns `sweep` adds to every row when it verifies
 
+DUPLICATES = ("refuse", "skip", "keep")
+
 def sweep(
     checkpoints,                   # list of Checkpoint (a registry, or checkpoint_series / local_checkpoints)
-    measure:Measure,               # e.g. profile_measure(source, metrics=("twonn",), n_tokens=8192)
+    measure,                       # a Measure, e.g. profile_measure(source, metrics=("twonn",)), or a list: one load for all
     store,                         # a ResultStore or a folder
     executor=None,                 # None: in this process; a concurrent.futures.Executor; or "ray"
     progress:bool=True,            # progress bar over checkpoints
     verify:bool=True,              # fingerprint the weights first (`verify_checkpoints`) and refuse duplicated checkpoints
-    keep_duplicates:bool=False,    # measure duplicated checkpoints anyway; every row says which ones (duplicate_of)
+    keep_duplicates:bool=False,    # the same as duplicates="keep"
+    duplicates:str="refuse",       # checkpoints holding an earlier one's weights: refuse (raise), skip (not measured; the
+                                   # earlier one's rows name them in `same_weights`), or keep (measured, marked in duplicate_of)
+    keep_files:bool=False,         # keep each Hub checkpoint's downloaded files; default: removed from the Hub cache once all
+                                   # its measures are stored, so the disk holds one checkpoint at a time
 ) -> pd.DataFrame:
-    "Measure every checkpoint not yet in the store; returns the rows of all of this sweep's jobs."
+    "Measure every checkpoint not yet in the store; returns the rows of all of this sweep's jobs (a `measure` column for a list)."
     store = store if isinstance(store, ResultStore) else ResultStore(store)
     checkpoints = list(checkpoints)
     if not checkpoints: raise ValueError("no checkpoints to sweep")
+    ms = measures(measure)
+    if keep_duplicates: duplicates = "keep"
+    if duplicates not in DUPLICATES: raise ValueError(f"duplicates must be one of {DUPLICATES}; got {duplicates!r}")
     prints = verify_checkpoints(checkpoints, cache=store.path / "fingerprints", progress=progress) if verify else None
-    if prints is not None and (prints.duplicate_of != "").any() and not keep_duplicates:
+    dup = prints is not None and (prints.duplicate_of != "").any()
+    if dup and duplicates == "refuse":
         raise ValueError(f"{int((prints.duplicate_of != '').sum())} of {len(prints)} checkpoints hold the same weights as an "
-                         f"earlier one of the series: {duplicate_list(prints)}. Their rows would draw a training curve that never happened: drop them, or pass "
-                           "keep_duplicates=True (sol-sweep --keep-duplicates) to measure them marked in every row.")
-    todo = [ck for ck in checkpoints if not store.done(_key(ck, measure))]
+                         f"earlier one of the series: {duplicate_list(prints)}. Their rows would draw a training curve that never happened: drop them, "
+                         "pass duplicates='skip' to measure each set of weights once (the rows name the others), or duplicates='keep' "
+                         "(sol-sweep --keep-duplicates) to measure them marked in every row.")
+    if dup and duplicates == "skip":
+        same = prints[prints.duplicate_of != ""].groupby("duplicate_of", sort=False).checkpoint.agg(", ".join)
+        prints = prints[prints.duplicate_of == ""].assign(same_weights=lambda p: p.checkpoint.map(same).fillna(""))
+        checkpoints = [ck for ck in checkpoints if ck.name in set(prints.checkpoint)]
+    todo = [ck for ck in checkpoints if not all(store.done(_key(ck, m)) for m in ms)]
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -443,31 +501,34 @@ def sweep(
     if executor is None:
         for ck in todo:
             if bar is not None: bar.set_postfix_str(ck.name[-40:])
-            run_job(ck, measure, store)
+            run_job(ck, ms, store, keep_files)
             if bar is not None: bar.update()
     elif executor == "ray":
         import ray
         if not ray.is_initialized(): ray.init()
-        remote = ray.remote(num_gpus=1 if _want_gpu(measure) else 0)(run_job)
-        pending = [remote.remote(ck, measure, str(store.path)) for ck in todo]
+        remote = ray.remote(num_gpus=1 if _want_gpu(ms[0]) else 0)(run_job)
+        pending = [remote.remote(ck, ms, str(store.path), keep_files) for ck in todo]
         while pending:
             ready, pending = ray.wait(pending)
             ray.get(ready)
             if bar is not None: bar.update(len(ready))
     else:
-        futures = [executor.submit(run_job, ck, measure, str(store.path)) for ck in todo]
+        futures = [executor.submit(run_job, ck, ms, str(store.path), keep_files) for ck in todo]
         for f in as_completed(futures):
             f.result()
             if bar is not None: bar.update()
     if bar is not None: bar.close()
-    keys = [_key(ck, measure) for ck in checkpoints]
-    missing = [ck.name for ck, k in zip(checkpoints, keys) if not store.done(k)]
+    jobs = [(ck, m, _key(ck, m)) for ck in checkpoints for m in ms]
+    missing = sorted({ck.name for ck, _, k in jobs if not store.done(k)})
     if missing: raise RuntimeError(f"{len(missing)} job(s) have no valid result after the sweep: {missing[:3]}; run it again")
-    out = store.table(keys)
-    if prints is not None:                            # every row: its checkpoint's fingerprint and duplicate_of
-        by_job = {_key_hash(k): (f, d) for k, f, d in zip(keys, prints.fingerprint, prints.duplicate_of)}
-        out["fingerprint"] = [by_job[j][0] for j in out.job]
-        out["duplicate_of"] = [by_job[j][1] for j in out.job]
+    out = pd.concat([store.table([k]).assign(**({"measure": m.name} if len(ms) > 1 else {})) for _, m, k in jobs], ignore_index=True)
+    if prints is not None:                            # every row: its checkpoint's fingerprint and duplicate_of (and same_weights)
+        info = prints.set_index("checkpoint")
+        by_job = {_key_hash(k): ck.name for ck, _, k in jobs}
+        names = out.job.map(by_job)
+        out["fingerprint"] = names.map(info.fingerprint).values
+        out["duplicate_of"] = names.map(info.duplicate_of).values
+        if "same_weights" in info: out["same_weights"] = names.map(info.same_weights).values
     return out
 
 def _want_gpu(measure): return str(measure.load.get("device") or "").startswith("cuda")

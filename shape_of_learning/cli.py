@@ -102,7 +102,8 @@ def demo(out="figures", n=8192, dim=256, batch_size=4096, seed=0, quick=False) -
 
 @call_parse
 def sol_reproduce(
-    config:str="offline",   # offline (CPU, no network), quick (CI), or paper (GPU runtime with Hub access)
+    config:str="offline",   # offline (CPU, no network), quick (CI), paper (GPU runtime with Hub access), or rehearsal
+                            # (paper's configurations against stand-ins on a local Hub that this command starts and stops)
     quick:bool=False,       # the same as --config quick
     out:str=None,           # figures go to OUT/, tables to OUT/data/, named {config}_* (default: the checkout's figures/)
     tasks:str=None,         # comma-separated: profiles,cosine,avgcos,weights,probes,training,d90 (default: all), study, scales, d90_pretraining
@@ -114,6 +115,10 @@ def sol_reproduce(
     if demo_only: return demo(out or "figures", quick=quick)
     if quick and config not in ("offline", "quick"): raise ValueError(f"--quick and --config {config} contradict each other")
     names = [t for t in tasks.split(",") if t] if tasks else None
+    if config == "rehearsal":
+        from shape_of_learning.localhub import rehearse
+        if cache is not None: raise ValueError("--cache does not apply to the rehearsal: its results stay with the local Hub")
+        return rehearse(names, out=out)
     return reproduce(TASKS if names is None else names, "quick" if quick else config, out=out, cache=cache, force=force)
 
 # %% ../nbs/12_cli.ipynb #615df74d

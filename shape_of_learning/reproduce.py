@@ -6,8 +6,8 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/reproduce.html.md"""
 
 # %% ../nbs/11_reproduce.ipynb #0bdbaad6
 from __future__ import annotations
-import hashlib, io, json, sys, time, warnings
-from dataclasses import dataclass, fields
+import hashlib, io, json, os, sys, time, warnings
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import ClassVar
 import pandas as pd
@@ -17,8 +17,9 @@ from .hidden import layer_profile
 from .models import load_model
 
 # %% auto #0
-__all__ = ['REGISTRY', 'TaskConfig', 'Task', 'register', 'get_task', 'title', 'profile_models', 'task_key', 'default_cache',
-           'run_task', 'figures_dir', 'save_tables', 'load_tables', 'draw', 'Reproduction', 'reproduce']
+__all__ = ['REGISTRY', 'TaskConfig', 'Task', 'rehearsal_config', 'register', 'get_task', 'title', 'profile_models', 'task_key',
+           'default_cache', 'run_task', 'figures_dir', 'save_tables', 'load_tables', 'draw', 'Reproduction',
+           'reproduce']
 
 # %% ../nbs/11_reproduce.ipynb #4e3be8a4
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class TaskConfig:
     about: str = ""                 # in every figure title: which models and text (not part of the cache key)
     device: str = None              # where models run (None: CPU; "cuda" on a GPU runtime)
     dtype: str = None               # e.g. "bfloat16" for the papers' large models on a GPU
+    hub: str = None                 # None: the Hugging Face Hub; "local": the rehearsal's stand-ins (`localhub`)
     positive: ClassVar[tuple] = ()  # fields that must be positive integers
 
     def __post_init__(self):
@@ -38,7 +40,8 @@ class TaskConfig:
 
     def key(self) -> dict:
         "The fields that define the results (all but the name and the titles)."
-        return {f.name: repr(getattr(self, f.name)) for f in fields(self) if f.name not in ("name", "about")}
+        return {f.name: repr(getattr(self, f.name)) for f in fields(self)
+                if f.name not in ("name", "about") and not (f.name == "hub" and self.hub is None)}   # keys from before `hub`
 
 @dataclass(frozen=True)
 class Task:
@@ -55,14 +58,23 @@ class Task:
     optional: tuple = ()            # tables a run may legitimately not produce
 
     def config(self, config="offline") -> TaskConfig:
-        "A configuration of this task by name, or the one given (checked to be a TaskConfig)."
+        "A configuration of this task by name (`rehearsal`: its `paper` one on the local Hub), or the one given (checked)."
         if isinstance(config, str):
+            if config == "rehearsal" and "rehearsal" not in self.configs and "paper" in self.configs:
+                return rehearsal_config(self.configs["paper"])
             if config not in self.configs:
                 raise ValueError(f"task {self.name!r} has no config {config!r}; it has {sorted(self.configs)} (or pass one)")
             return self.configs[config]
         if not isinstance(config, TaskConfig):
             raise ValueError(f"config must be a name or a TaskConfig; got {type(config).__name__}")
         return config
+
+def rehearsal_config(paper:TaskConfig) -> TaskConfig:
+    "The `paper` configuration run against the local Hub's stand-ins: only the endpoint (and so the weights) differ; CPU where no GPU is."
+    import torch
+    device = paper.device if paper.device is None or torch.cuda.is_available() else None
+    return replace(paper, name="rehearsal", about=f"rehearsal: tiny stand-ins of {paper.about} on a local Hub",
+                   device=device, hub="local")
 
 REGISTRY = {}
 
@@ -201,6 +213,10 @@ def reproduce(tasks, config="offline", out=None, cache=None, force=False, progre
     tasks = [get_task(t) for t in tasks]
     if not tasks: raise ValueError("no tasks to run")
     cfgs = {t.name: t.config(config) for t in tasks}          # every config is checked before anything runs
+    local = [n for n, c in cfgs.items() if c.hub == "local"]
+    if local and not os.environ.get("SOL_LOCAL_HUB"):
+        raise RuntimeError(f"the {', '.join(local)} configuration(s) measure stand-ins on the local Hub, which is not running: "
+                           "use localhub.rehearse(...) or `sol-reproduce --config rehearsal`")
     label = config if isinstance(config, str) else config.name
     out = Path(out or figures_dir())
     say = print if verbose else (lambda *a, **k: None)

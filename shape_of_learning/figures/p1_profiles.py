@@ -32,7 +32,8 @@ class ProfileConfig(TaskConfig):
 PAPER_ABOUT = "the papers' models (Hub), enwik8"
 PROFILE_CONFIGS = {"offline": ProfileConfig("offline", OFFLINE_ABOUT),
                    "quick": ProfileConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=1024),
-                   "paper": ProfileConfig("paper", PAPER_ABOUT, "cuda", "bfloat16", PAPER1_MODELS, "enwik8", 16384)}
+                   "paper": ProfileConfig("paper", PAPER_ABOUT, device="cuda", dtype="bfloat16", models=PAPER1_MODELS,
+                                          source="enwik8", n_tokens=16384)}
 AVGCOS_CONFIGS = dict(PROFILE_CONFIGS)     # section 2.3 reads the profile pass: the same vectors
 
 # %% ../../nbs/figures/p1_profiles.ipynb #3ae5c192

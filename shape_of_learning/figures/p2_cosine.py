@@ -22,16 +22,20 @@ class CosineConfig(TaskConfig):
     models: tuple = OFFLINE_MODELS                     # (label, name, window)
     sources: tuple = ("wiki", "wiki-summaries")        # `data.text_source` names
     n_tokens: int = 16384                                # vectors per layer and source
+    source_tokens: int = None                            # windows drawn from the first this many tokens of each source
+                                                         # (a streamed corpus is read that far, not to its end)
     positive: ClassVar[tuple] = ("n_tokens",)
 
 COSINE_CONFIGS = {"offline": CosineConfig("offline", OFFLINE_ABOUT),
                   "quick": CosineConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=2048),
                   "paper": CosineConfig("paper", "Pythia 70M-6.9B (Hub), the Pile", device="cuda", dtype="bfloat16",
-                                        models=PYTHIA_MODELS[:7], sources=("hf:monology/pile-uncopyrighted",), n_tokens=65536)}
+                                        models=PYTHIA_MODELS[:7], sources=("hf:monology/pile-uncopyrighted",), n_tokens=65536,
+                                        source_tokens=2**20)}
 
 def compute_cosine(cfg, progress=False, cache=None) -> dict:
     "InterSim and IntraSim of every layer, per source and pooled over the sources."
-    kw = dict(source=[text_source(s) for s in cfg.sources], metrics=("intersim", "intrasim"), n_tokens=cfg.n_tokens)
+    kw = dict(source=[text_source(s) for s in cfg.sources], metrics=("intersim", "intrasim"), n_tokens=cfg.n_tokens,
+              source_tokens=cfg.source_tokens)
     return {"cosine": profile_models(cfg, lambda kind: [kw], progress)}
 
 COSINE = register(Task("cosine", "P2 Figs. 1-2", ("cosine",), ("cosine",), COSINE_CONFIGS, compute_cosine,
@@ -64,7 +68,8 @@ def plot_cosine(t, cfg) -> dict:
 def cosine_findings(t) -> list:
     "Figs. 1-2: the smallest IntraSim - InterSim gap and the last two InterSim values of each model."
     df, rows = t["cosine"], []
-    p = df[df.source == "all"].pivot_table(index=["model", "layer"], columns="metric", values="value")
+    pooled = "all" if (df.source == "all").any() else df.source.iloc[0]     # one source: no pooled rows
+    p = df[df.source == pooled].pivot_table(index=["model", "layer"], columns="metric", values="value")
     for model in df.model.unique():
         q = p.loc[model]
         rows.append(("P2 Figs. 1-2", f"{model}: IntraSim - InterSim, smallest over layers", f"{(q.intrasim - q.intersim).min():.3f}"))

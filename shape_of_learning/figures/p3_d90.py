@@ -41,7 +41,7 @@ D90_CONFIGS = {
     "offline": D90Config("offline", "offline: all-MiniLM-L6-v2 on two wiki-topics classes, not the paper's model"),
     "quick": D90Config("quick", "offline: all-MiniLM-L6-v2 on two wiki-topics classes, not the paper's model", train=24, test=24,
                        length=32, ds=(10, 1000), lrs=(1.0,), full_lrs=(3e-4,), epochs=2, bisect=0),
-    "paper": D90Config("paper", "RoBERTa-base on GLUE MRPC (Hub)", device="cuda", dtype="bfloat16", model="roberta-base",
+    "paper": D90Config("paper", "RoBERTa-base on GLUE MRPC (Hub)", device="cuda", dtype="bfloat16", model="FacebookAI/roberta-base",
                        task=("glue/mrpc",), train=3668, test=408, length=128, ds=(10, 100, 1000, 10000), lrs=(0.01, 0.1),
                        full_lrs=(2e-5, 1e-4), bisect=3, said_groups="layer")}
 
@@ -77,11 +77,16 @@ def compute_d90(cfg, progress=False, cache=None) -> dict:
         model = AutoModelForSequenceClassification.from_pretrained(path, num_labels=2)
     if cfg.device: model = model.to(cfg.device)
     train, test = task_data(tok, cfg.task, cfg.train, cfg.test, cfg.length)
-    res = d90(model, train, test, ds=cfg.ds, lrs=cfg.lrs, full_lrs=cfg.full_lrs, epochs=cfg.epochs,
-              batch_size=16, bisect=cfg.bisect, seed=0, progress=progress, said_groups=cfg.said_groups)
+    cuda = str(cfg.device or "").startswith("cuda") and torch.cuda.is_available()
+    half = getattr(torch, cfg.dtype) if cfg.dtype and cuda else None          # mixed precision on a GPU; float32 elsewhere
+    if half is torch.bfloat16 and not torch.cuda.is_bf16_supported(): half = None   # float16 would need loss scaling: float32
+    with torch.autocast("cuda", dtype=half, enabled=half is not None):
+        res = d90(model, train, test, ds=cfg.ds, lrs=cfg.lrs, full_lrs=cfg.full_lrs, epochs=cfg.epochs,
+                  batch_size=16, bisect=cfg.bisect, seed=0, progress=progress, said_groups=cfg.said_groups)
     label = "all-MiniLM-L6-v2" if cfg.model == "minilm" else cfg.model
     return {"d90": res.table.assign(model=label, task=" ".join(cfg.task), n_train=len(train["labels"]),
-                                    n_test=len(test["labels"]), max_length=cfg.length)}
+                                    n_test=len(test["labels"]), max_length=cfg.length,
+                                    **({"precision": f"{str(half).removeprefix('torch.')} autocast"} if half is not None else {}))}
 
 D90_TASK = register(Task("d90", "P3 Fig. 1, Table 1", ("d90",), ("d90",), D90_CONFIGS, compute_d90,
                          lambda t, cfg: plot_d90(t, cfg), lambda t: d90_findings(t)))

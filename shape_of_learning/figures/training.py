@@ -20,8 +20,8 @@ from ..reproduce import TaskConfig, Task, register, title
 
 # %% auto #0
 __all__ = ['PAPER_RUNS', 'TRAINING_CONFIGS', 'TRAINING', 'TrainingConfig', 'sweep_source', 'run_checkpoints', 'every',
-           'compute_training', 'plot_dynamics', 'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training',
-           'training_findings']
+           'compute_training', 'plot_dynamics', 'same_weights', 'plot_weights', 'plot_cosine', 'plot_loss',
+           'plot_training', 'training_findings']
 
 # %% ../../nbs/figures/training.ipynb #e4a16835
 @dataclass(frozen=True)
@@ -36,8 +36,8 @@ class TrainingConfig(TaskConfig):
     every: int = 1                      # measure every k-th checkpoint (the last one always)
     positive: ClassVar[tuple] = ("n_tokens", "cosine_n_tokens", "every")
 
-PAPER_RUNS = (tuple((f"BLOOM-{s.upper()}", f"bloom-{s}", 1023) for s in ("560m", "1b1", "1b7", "3b", "7b1"))
-              + tuple((f"Pythia-{s.upper()}", f"pythia-{s}:paper2", 1023) for s in ("70m", "410m", "1b", "2.8b"))
+PAPER_RUNS = (tuple((f"BLOOM-{s.upper()}", f"bloom-{s}:hub", 1023) for s in ("560m", "1b1", "1b7", "3b", "7b1"))
+              + tuple((f"Pythia-{s.upper()}", f"pythia-{s}:paper2", 1023) for s in ("70m", "410m", "1b", "2.8b", "6.9b"))
               + (("TinyLlama-1.1B", "tinyllama", 1023),))
 TRAINING_CONFIGS = {
     "offline": TrainingConfig("offline", "small models trained here on the offline Wikipedia text (4 layers, d=128, 500 steps), "
@@ -72,23 +72,24 @@ def every(cks, k:int) -> list:
 def compute_training(cfg, progress=False, cache=None) -> dict:
     "Every checkpoint of every run through `checkpoints.sweep`: a profile, the streamed cosines and the weights."
     source = sweep_source(cfg.source)
-    weights = Measure("weights", lambda m, tok, ck: weight_table(m, model_name=ck.model, revision=ck.revision))
+    load = dict(device=cfg.device, dtype=cfg.dtype)
+    weights = Measure("weights", lambda m, tok, ck: weight_table(m, model_name=ck.model, revision=ck.revision), load=load)
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, logs = [], []
     for label, spec, window in cfg.runs:
         cks, loss, ctx = run_checkpoints(spec, cfg.preset)
         if loss is not None: logs.append(loss.reset_index().assign(run=label))
         if window is None: window = ctx - (2 if "encoder" in spec else 1)
-        load = dict(device=cfg.device, dtype=cfg.dtype)
         profile = profile_measure(source, metrics=("anisotropy", "intersim", "twonn", "mada", "mom"),
                                   n_tokens=cfg.n_tokens, window=window, batch_size=min(4096, cfg.n_tokens), **load)
         cosine = profile_measure(source, metrics=("intersim", "intrasim"), n_tokens=cfg.cosine_n_tokens, window=window,
                                  name="cosine", **load)
-        for measure in (profile, cosine, weights):
-            df = sweep(every(cks, cfg.every), measure, store, progress=progress)
-            df = df.assign(run=label, measure=measure.name,
-                           val_loss=df.step.map(loss) if loss is not None else np.nan)
-            frames.append(df.drop(columns=["job", *SWEEP_CHECKS], errors="ignore"))
+        measures = (profile, cosine, weights)           # each checkpoint loaded once for all three, then its download removed
+        df = sweep(every(cks, cfg.every), list(measures), store, progress=progress, duplicates="skip")
+        df = pd.concat([df[df.measure == m.name] for m in measures], ignore_index=True)       # measure by measure
+        df = df.assign(run=label, val_loss=df.step.map(loss) if loss is not None else np.nan)
+        if "same_weights" in df and not (df.same_weights != "").any(): df = df.drop(columns="same_weights")
+        frames.append(df.drop(columns=["job", *SWEEP_CHECKS], errors="ignore"))
     out = pd.concat(frames, ignore_index=True)
     out["model"] = out.run                        # cache paths are machine-specific; the run names the model
     res = {"training_dynamics": out}
@@ -101,8 +102,11 @@ TRAINING = register(Task("training", "P1 Figs. 2-5, P2 Figs. 3-4, 7-9", ("traini
                          optional=("train_logs",)))     # logs exist only for runs trained here
 
 # %% ../../nbs/figures/training.ipynb #3a87bdb8
-def _colors(runs): return dict(zip(runs, ("tab:red", "tab:orange", "tab:blue", "tab:green", "tab:purple", "tab:brown", "tab:pink",
-                                         "tab:gray", "tab:olive", "tab:cyan")))
+def _colors(runs):
+    "A colour per run: ten named ones, then tab20b's (the paper configuration has 11 runs)."
+    from matplotlib import colormaps
+    return dict(zip(runs, ("tab:red", "tab:orange", "tab:blue", "tab:green", "tab:purple", "tab:brown", "tab:pink",
+                           "tab:gray", "tab:olive", "tab:cyan") + tuple(colormaps["tab20b"].colors)))
 def _stepaxis(ax): ax.set_xscale("symlog", linthresh=1); ax.set_xlabel("training step (symlog)")
 
 # %% ../../nbs/figures/training.ipynb #43f85b12
@@ -113,7 +117,9 @@ def plot_dynamics(t, cfg):
     prof = df[df.measure == "profile"]
     runs = list(df.run.unique()); colors = _colors(runs)
     steps = sorted(prof.step.unique())
-    def per_step(metric): return prof[prof.metric == metric].groupby(["step", "run"]).value.mean().unstack("run")
+    def per_step(metric):                              # {run: mean over layers by step}; runs have their own step grids
+        table = prof[prof.metric == metric].groupby(["step", "run"]).value.mean().unstack("run")
+        return {run: s.dropna() for run, s in table.items()}
     stepaxis = _stepaxis
     fig, axes = plt.subplots(2, 3, figsize=(16, 8.5))
     for run, s in per_step("twonn").items(): axes[0, 0].plot(s.index, s.values, "o-", ms=3, color=colors[run], label=run)
@@ -126,6 +132,9 @@ def plot_dynamics(t, cfg):
     for run, s in loss.items():
         if s.notna().any(): axes[0, 2].plot(s.index, s.values, "o-", ms=3, color=colors[run], label=run)
     stepaxis(axes[0, 2]); axes[0, 2].set_title("held-out loss (nats/token; an encoder's is masked-LM)"); axes[0, 2].legend(fontsize=8)
+    if not loss.notna().any().any():
+        axes[0, 2].text(0.5, 0.5, "no training log: the Hub's checkpoints\ncome without one", ha="center", va="center",
+                        transform=axes[0, 2].transAxes, fontsize=9, color="0.4")
     cmap = plt.get_cmap("viridis")
     for ax, run in zip(axes[1, :2], (runs[0], runs[-1])):
         sel = prof[(prof.metric == "anisotropy") & (prof.run == run)]
@@ -141,7 +150,19 @@ def plot_dynamics(t, cfg):
     stepaxis(axes[1, 2]); axes[1, 2].set_title("mean average cosine across layers (InterSim)"); axes[1, 2].legend(fontsize=8)
     title(fig, f"Over training (paper 1, Figs. 2-5): {int(prof.n_vectors.max()):,} held-out tokens per layer, "
                 f"{len(steps)} checkpoints", cfg.about, size=10)
+    notes = same_weights(df)
+    if notes:                                         # checkpoints the Hub serves with an earlier one's weights: named, not drawn
+        fig.text(0.01, 0.003, "Not measured, same weights on the Hub as an earlier checkpoint: " + "; ".join(notes),
+                 fontsize=6.5, wrap=True, va="bottom")
+        fig.subplots_adjust(bottom=0.1)
     return fig
+
+def same_weights(df) -> list:
+    "'run: later, ... = earlier' for every checkpoint a sweep skipped because it holds an earlier one's weights."
+    if "same_weights" not in df: return []
+    g = df[df.same_weights.fillna("") != ""].drop_duplicates(["run", "step"])
+    short = lambda names: ", ".join(n.rpartition("@")[2] for n in names.split(", "))
+    return [f"{r.run}: {short(r.same_weights)} = step {r.step}" for r in g.itertuples()]
 
 # %% ../../nbs/figures/training.ipynb #8cb7f8f9
 def plot_weights(t, cfg):
@@ -216,8 +237,9 @@ def plot_training(t, cfg) -> dict:
 
 # %% ../../nbs/figures/training.ipynb #5e70394f
 def training_findings(t) -> list:
-    "Mean TwoNN and the largest layer anisotropy at step 0, their peak and the end; I(W) from step 0 to the end."
+    "Mean TwoNN and the largest layer anisotropy at step 0, their peak and the end; I(W) from step 0 to the end; checkpoints not measured."
     df, rows = t["training_dynamics"], []
+    rows += [("P1 Figs. 2-5, P2 Figs. 3-4", "not measured: same weights on the Hub as an earlier checkpoint", n) for n in same_weights(df)]
     prof, wts = df[df.measure == "profile"], df[df.measure == "weights"]
     for run, g in prof.groupby("run", sort=False):
         s = g[g.metric == "twonn"].groupby("step").value.mean()
