@@ -487,8 +487,8 @@ def sweep(
     if dup and duplicates == "refuse":
         raise ValueError(f"{int((prints.duplicate_of != '').sum())} of {len(prints)} checkpoints hold the same weights as an "
                          f"earlier one of the series: {duplicate_list(prints)}. Their rows would draw a training curve that never happened: drop them, "
-                         "pass duplicates='skip' to measure each set of weights once (the rows name the others), or duplicates='keep' "
-                         "(sol-sweep --keep-duplicates) to measure them marked in every row.")
+                         "pass duplicates='skip' to measure each set of weights once (the rows name the others), or keep_duplicates=True "
+                         "(duplicates='keep', sol-sweep --keep-duplicates) to measure them marked in every row.")
     if dup and duplicates == "skip":
         same = prints[prints.duplicate_of != ""].groupby("duplicate_of", sort=False).checkpoint.agg(", ".join)
         prints = prints[prints.duplicate_of == ""].assign(same_weights=lambda p: p.checkpoint.map(same).fillna(""))
