@@ -21,6 +21,7 @@ from .hidden import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profi
 from .checkpoints import series, sweep, profile_measure, verify_checkpoints, duplicate_list
 from .reproduce import reproduce
 from .figures import TASKS
+from .localhub import rehearse
 
 # %% auto #0
 __all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'FIGURE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'table_path',
@@ -116,7 +117,6 @@ def sol_reproduce(
     if quick and config not in ("offline", "quick"): raise ValueError(f"--quick and --config {config} contradict each other")
     names = [t for t in tasks.split(",") if t] if tasks else None
     if config == "rehearsal":
-        from shape_of_learning.localhub import rehearse
         if cache is not None: raise ValueError("--cache does not apply to the rehearsal: its results stay with the local Hub")
         return rehearse(names, out=out)
     return reproduce(TASKS if names is None else names, "quick" if quick else config, out=out, cache=cache, force=force)

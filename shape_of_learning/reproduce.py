@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import ClassVar
 import pandas as pd
+import torch
 from .checkpoints import ResultStore, atomic_write, job_key
 from .data import sol_cache
 from .hidden import layer_profile
@@ -71,7 +72,6 @@ class Task:
 
 def rehearsal_config(paper:TaskConfig) -> TaskConfig:
     "The `paper` configuration run against the local Hub's stand-ins: only the endpoint (and so the weights) differ; CPU where no GPU is."
-    import torch
     device = paper.device if paper.device is None or torch.cuda.is_available() else None
     return replace(paper, name="rehearsal", about=f"rehearsal: tiny stand-ins of {paper.about} on a local Hub",
                    device=device, hub="local")
