@@ -131,8 +131,9 @@ def plot_dynamics(t, cfg):
     loss = df.drop_duplicates(["run", "step"]).pivot(index="step", columns="run", values="val_loss")
     for run, s in loss.items():
         if s.notna().any(): axes[0, 2].plot(s.index, s.values, "o-", ms=3, color=colors[run], label=run)
-    stepaxis(axes[0, 2]); axes[0, 2].set_title("held-out loss (nats/token; an encoder's is masked-LM)"); axes[0, 2].legend(fontsize=8)
-    if not loss.notna().any().any():
+    stepaxis(axes[0, 2]); axes[0, 2].set_title("held-out loss (nats/token; an encoder's is masked-LM)")
+    if loss.notna().any().any(): axes[0, 2].legend(fontsize=8)
+    else:
         axes[0, 2].text(0.5, 0.5, "no training log: the Hub's checkpoints\ncome without one", ha="center", va="center",
                         transform=axes[0, 2].transAxes, fontsize=9, color="0.4")
     cmap = plt.get_cmap("viridis")
