@@ -422,10 +422,10 @@ def measures(measure) -> list:
 def evict_checkpoint(ck:Checkpoint, cache_dir=None) -> int:
     "Remove a Hub checkpoint's revision from the Hub cache (its blobs unless another cached revision uses them); bytes freed."
     if Path(ck.model).exists(): return 0                       # a local folder is the user's, never removed
-    from huggingface_hub import scan_cache_dir
-    from huggingface_hub import constants
+    from huggingface_hub import scan_cache_dir, constants
+    from huggingface_hub.errors import CacheNotFound
     try: info = scan_cache_dir(cache_dir or constants.HF_HUB_CACHE)
-    except Exception: return 0                                 # no cache yet
+    except CacheNotFound: return 0                             # nothing downloaded yet
     want = ck.revision or "main"
     commits = [r.commit_hash for repo in info.repos if repo.repo_id == ck.model and repo.repo_type == "model"
                for r in repo.revisions if want in r.refs or r.commit_hash == want]
@@ -492,7 +492,8 @@ def sweep(
     if dup and duplicates == "skip":
         same = prints[prints.duplicate_of != ""].groupby("duplicate_of", sort=False).checkpoint.agg(", ".join)
         prints = prints[prints.duplicate_of == ""].assign(same_weights=lambda p: p.checkpoint.map(same).fillna(""))
-        checkpoints = [ck for ck in checkpoints if ck.name in set(prints.checkpoint)]
+        distinct = set(prints.checkpoint)
+        checkpoints = [ck for ck in checkpoints if ck.name in distinct]
     todo = [ck for ck in checkpoints if not all(store.done(_key(ck, m)) for m in ms)]
     bar = None
     if progress:
