@@ -11,7 +11,12 @@ Not a test; never run in CI. Everything is reported as a RATIO against a baselin
     python bench/bench_metrics.py                         # default grid 4096,16384 x 768,2560
     python bench/bench_metrics.py --sizes 4096x768 --repeat 3 --csv /tmp/bench.csv
     python bench/bench_metrics.py --skip-slow             # no skdim MADA/MoM at n >= 16384
-    python bench/bench_metrics.py --device cuda           # torch side on the GPU (skdim stays on CPU)
+    python bench/bench_metrics.py --device cuda           # torch side on the GPU; baseline torchid on the same GPU
+    python bench/bench_metrics.py --device cuda --sizes 10000x768,20000x1024 --knn-variants
+
+With `--device cuda` the baseline is torchid (a GPU port of scikit-dimension, float32 expanded distances, torch
+top-k) on the same tensor, target 1.5x on every estimator; `--baseline skdim` keeps scikit-dimension on the CPU.
+`--knn-variants` adds kNN rows for each search precision and block mode, with the rows the certificate settled.
 """
 from __future__ import annotations
 import argparse, csv, gc, math, os, platform, sys, time, warnings
@@ -31,9 +36,11 @@ KNN_TARGET = 0.70           # kNN rate >= 70% of the matmul rate
 # (estimator, n, D) -> minimum speedup skdim_time / our_time; D=None means every D
 SPEEDUP_TARGETS = {("twonn", 4096, 2560): 2.0, ("twonn", 16384, 768): 5.0, ("mom", 4096, 768): 2.0, ("mle", 4096, 768): 2.0}
 MADA_TARGET = 20.0
+TORCHID_TARGET = 1.5        # every estimator, every size, against torchid on the same GPU
 
 
-def speedup_target(name, n, D):
+def speedup_target(name, n, D, baseline="skdim"):
+    if baseline == "torchid": return TORCHID_TARGET
     if name == "mada": return MADA_TARGET
     return SPEEDUP_TARGETS.get((name, n, D))
 
@@ -78,15 +85,16 @@ def best_of(fn, repeat, sync):
     return best, out
 
 
-def warm_up(device, D, sync):
-    "One untimed pass of every torch kernel we time, and of each skdim estimator, on a small problem."
+def warm_up(device, D, sync, baseline="skdim"):
+    "One untimed pass of every torch kernel we time, and of each baseline estimator, on a small problem."
     X = make_data(1024, D, seed=12345).to(device)
     for k in KNN_KS: knn(X, k)
     float(twonn(X)); float(mada(X)); float(mom(X)); float(mle(X))
     X @ X.T
     sync()
     X64 = X.double().cpu().numpy()          # skdim's first call pays imports and sklearn/scipy set-up: not timed
-    for name in ESTIMATORS: skdim_estimate(name, X64)
+    for name in ESTIMATORS: baseline_estimate(baseline, name, X, X64)
+    sync()
 
 
 # ----------------------------------------------------------------------------------------------------------- runs
@@ -99,6 +107,20 @@ def skdim_estimate(name, X64):
         if name == "mom": return float(skdim.id.MOM().fit(X64, n_neighbors=100).dimension_)
         if name == "mle": return float(skdim.id.MLE().fit(X64, n_neighbors=20, comb="mle").dimension_)
     raise ValueError(name)
+
+
+def torchid_estimate(name, X):
+    "torchid 0.5 on the float32 tensor where it is (its CUDA path: chunked expanded distances and torch top-k)."
+    from torchid import estimators as E
+    if name == "twonn": return float(E.TwoNN().fit(X).dimension_)
+    if name == "mada": return float(E.MADA(n_neighbors=20).fit(X).dimension_)
+    if name == "mom": return float(E.MOM(n_neighbors=100).fit(X).dimension_)
+    if name == "mle": return float(E.MLE().fit(X, n_neighbors=20, comb="mle").dimension_)
+    raise ValueError(name)
+
+
+def baseline_estimate(baseline, name, X, X64):
+    return torchid_estimate(name, X) if baseline == "torchid" else skdim_estimate(name, X64)
 
 
 OURS = {"twonn": lambda X: twonn(X), "mada": lambda X: mada(X, k=20), "mom": lambda X: mom(X, k=100),
@@ -121,14 +143,15 @@ def bench_size(n, D, args, device, sync):
         t_ours, est = best_of(lambda: OURS[name](X), args.repeat, sync)
         ours = float(est)
         log(f"  n={n} D={D} {LABEL[name]:<10} ours  {t_ours:9.3f} s  est {ours:.6f}")
-        skip = args.skip_slow and name in ("mada", "mom") and n >= SLOW_N
+        skip = args.skip_slow and name in ("mada", "mom") and n >= SLOW_N and args.baseline == "skdim"
         t_ref = ref = math.nan
         if not skip:
-            t_ref, ref = best_of(lambda: skdim_estimate(name, X64), args.repeat, lambda: None)
-            log(f"  n={n} D={D} {LABEL[name]:<10} skdim {t_ref:9.3f} s  est {ref:.6f}")
+            t_ref, ref = best_of(lambda: baseline_estimate(args.baseline, name, X, X64), args.repeat,
+                                 sync if args.baseline == "torchid" else lambda: None)
+            log(f"  n={n} D={D} {LABEL[name]:<10} {args.baseline} {t_ref:9.3f} s  est {ref:.6f}")
         else:
             log(f"  n={n} D={D} {LABEL[name]:<10} skdim skipped (--skip-slow)")
-        target = speedup_target(name, n, D)
+        target = speedup_target(name, n, D, args.baseline)
         ratio = t_ref / t_ours
         rows.append(dict(table="estimator", n=n, D=D, name=LABEL[name], k="", ours_s=t_ours, ref_s=t_ref,
                          ratio=ratio, target=target if target is not None else "",
@@ -148,6 +171,19 @@ def bench_size(n, D, args, device, sync):
         rows.append(dict(table="knn", n=n, D=D, name=f"knn k={k}", k=k, ours_s=t_knn, ref_s=t_mm, ratio=ratio,
                          target=KNN_TARGET, met="yes" if ratio >= KNN_TARGET else "NO",
                          ours_est="", skdim_est="", rel_diff="", knn_gflops=rate, matmul_gflops=mm_rate))
+    if args.knn_variants:
+        for k in KNN_KS:
+            ref = knn(X, k, search="float32", engine="torch", symmetric=False)
+            for search in (("float32", "tf32x3") if device.type == "cuda" else ("float32",)):
+                for sym in (False, True):
+                    t_v, res = best_of(lambda: knn(X, k, search=search, engine="torch", symmetric=sym), args.repeat, sync)
+                    same = bool(torch.equal(res.idx, ref.idx)) and bool(torch.equal(res.dist, ref.dist))
+                    log(f"  n={n} D={D} knn k={k:<3} search={search:<7} symmetric={sym!s:<5} {t_v:9.4f} s  "
+                        f"settled {res.n_settled}  same as float32: {same}")
+                    rows.append(dict(table="knn variant", n=n, D=D, name=f"knn k={k} {search} sym={sym}", k=k,
+                                     ours_s=t_v, ref_s=t_mm, ratio=flop / t_v / 1e9 / mm_rate, target="", met="",
+                                     ours_est=res.n_settled, skdim_est=same, rel_diff="", knn_gflops=flop / t_v / 1e9,
+                                     matmul_gflops=mm_rate))
     del X, X_cpu, X64
     gc.collect()
     if device.type == "cuda": torch.cuda.empty_cache()
@@ -164,7 +200,8 @@ def fmt(v, spec):
 def print_tables(rows):
     est = [r for r in rows if r["table"] == "estimator"]
     if est:
-        print("\nIntrinsic-dimension estimators: ours (float32 torch) vs skdim (float64 numpy)")
+        base = "torchid (float32, same device)" if any(r["target"] == TORCHID_TARGET for r in est) else "skdim (float64 numpy)"
+        print(f"\nIntrinsic-dimension estimators: ours (float32 torch) vs {base}; 'skdim' columns hold the baseline")
         hdr = (f"{'n':>6} {'D':>5}  {'estimator':<10} {'ours s':>9} {'skdim s':>9} {'speedup':>8} {'target':>7} "
                f"{'met':>4}  {'ours est':>11} {'skdim est':>11} {'rel diff':>9}")
         print(hdr); print("-" * len(hdr))
@@ -182,6 +219,13 @@ def print_tables(rows):
         for r in kn:
             print(f"{r['n']:>6} {r['D']:>5}  {r['k']:>4} {r['ours_s']:9.3f} {r['knn_gflops']:9.1f} {r['ref_s']:9.3f} "
                   f"{r['matmul_gflops']:9.1f} {r['ratio']:6.2f} {'>=' + format(r['target'], '.2f'):>7} {r['met']:>4}")
+
+
+    var = [r for r in rows if r["table"] == "knn variant"]
+    if var:
+        print("\nkNN variants (engine torch): time, rate as a fraction of X @ X.T, rows settled by the float64 search, same result as float32")
+        for r in var:
+            print(f"{r['n']:>6} {r['D']:>5}  {r['name']:<32} {r['ours_s']:9.4f} s  {r['ratio']:6.2f}  settled {r['ours_est']:>6}  same {r['skdim_est']}")
 
 
 def write_csv(rows, path):
@@ -228,12 +272,18 @@ def main(argv=None):
     p.add_argument("--skip-slow", action="store_true", help=f"skip skdim MADA/MoM at n >= {SLOW_N}")
     p.add_argument("--threads", type=int, default=None, help="torch threads (default: all usable cores)")
     p.add_argument("--seed", type=int, default=0, help="data seed (default 0)")
+    p.add_argument("--baseline", choices=("skdim", "torchid"), default=None,
+                   help="skdim (CPU, float64; default on CPU) or torchid (same device; default on CUDA)")
+    p.add_argument("--knn-variants", action="store_true", help="also time knn for each search precision and block mode")
     p.add_argument("--csv", default=None, metavar="PATH", help="also write the rows as CSV here")
     args = p.parse_args(argv)
     if args.repeat < 1: p.error("--repeat must be >= 1")
     sizes = parse_sizes(args.sizes)
 
-    import skdim, sklearn, scipy
+    args.baseline = args.baseline or ("torchid" if args.device.startswith("cuda") else "skdim")
+    if args.baseline == "skdim": import skdim
+    else: import torchid as skdim
+    import sklearn, scipy
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     torch.set_num_threads(args.threads or cores)
     device = torch.device(args.device)
@@ -245,7 +295,7 @@ def main(argv=None):
 
     t_start = time.perf_counter()
     print(f"bench_metrics  shape_of_learning {getattr(shape_of_learning, '__version__', '?')}  torch {torch.__version__}  "
-          f"skdim {skdim.__version__}  sklearn {sklearn.__version__}  scipy {scipy.__version__}  numpy {np.__version__}")
+          f"{args.baseline} {getattr(skdim, '__version__', '?')}  sklearn {sklearn.__version__}  scipy {scipy.__version__}  numpy {np.__version__}")
     dev_name = torch.cuda.get_device_name(device) if device.type == "cuda" else cpu_name()
     print(f"device {device} ({dev_name})  cores {cores}  torch threads {torch.get_num_threads()}  "
           f"numpy/skdim thread pools: {blas}")
@@ -257,7 +307,7 @@ def main(argv=None):
           "(conversion untimed). Times are wall seconds, perf_counter, device synchronized.", flush=True)
 
     log("warming up torch ...")
-    warm_up(device, max(D for _, D in sizes), sync)
+    warm_up(device, max(D for _, D in sizes), sync, args.baseline)
     rows = []
     for n, D in sizes:
         log(f"size n={n} D={D}")

@@ -76,7 +76,7 @@ def _neighbors(X, k, duplicates, device, neighbors, resolution=None):
     if resolution is not None: raise ValueError("pass resolution to the distinct_knn that computed `neighbors`, not here")
     res, n, n_dup = neighbors
     if res.k < k: raise ValueError(f"the precomputed neighbours have k={res.k}; this estimator needs {k}")
-    return KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group), n, n_dup
+    return KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group, res.n_settled), n, n_dup
 
 # %% ../nbs/02_intrinsic_dim.ipynb #5ee2682d
 def twonn_fit(

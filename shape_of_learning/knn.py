@@ -10,6 +10,7 @@ import math
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+import functools
 import numba
 import numpy as np
 import scipy.sparse
@@ -18,8 +19,8 @@ import torch
 from tqdm.auto import tqdm
 
 # %% auto #0
-__all__ = ['DUPLICATE_ULPS', 'as_matrix', 'checked_points', 'as_points', 'KNN', 'sqrt64', 'square_safe', 'numba_threads',
-           'resolution_of', 'knn']
+__all__ = ['SEARCH_UNIT', 'DUPLICATE_ULPS', 'RERANK', 'as_matrix', 'checked_points', 'as_points', 'KNN', 'sqrt64', 'square_safe',
+           'numba_threads', 'resolution_of', 'knn']
 
 # %% ../nbs/00_knn.ipynb #f00c4c76
 def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
@@ -75,6 +76,7 @@ class KNN:
     twin: torch.Tensor        # (n,) bool: the point has a twin (a neighbour closer than the resolution)
     n_duplicates: int         # surplus copies: twins minus their groups
     group: torch.Tensor = None  # (n,) int64 twin group of each point (-1: no twin); None when there are no twins
+    n_settled: int = 0        # rows whose search the certificate could not vouch for, settled by a float64 search
 
     @property
     def k(self): return self.dist.shape[1]
@@ -104,25 +106,52 @@ def square_safe(X, lo:float=2.0 ** -400, hi:float=2.0 ** 400, m:float=None):
     return (X, p) if p == 1.0 else (X * p, p)
 
 def _search_copy(X, m:float):
-    "float32 search copy of X (largest |entry| m): minus its mean, rescaled by a power of two (no overflow, no underflow)."
-    if not 2.0 ** -60 < m < 2.0 ** 60: X = X * _pow2(m)     # far from 1: rescale first (exact), then center
+    "`(S, p)`: float32 search copy S = (X - mean) * p of X (largest |entry| m), p a power of two (no overflow, no underflow)."
+    p = 1.0
+    if not 2.0 ** -60 < m < 2.0 ** 60: p = _pow2(m); X = X * p     # far from 1: rescale first (exact), then center
     C = X - X.mean(0)                    # any shift leaves distances alone; this one shrinks the norms
-    return C.mul_(_pow2(_absmax(C))).float()
+    q = _pow2(_absmax(C))
+    return C.mul_(q).float(), p * q
 
-def _candidates_torch(S, c, b, symmetric, progress=False):
-    "Indices of the `c` approximately nearest other rows of every row of `S` (float32 search, torch top-k)."
+SEARCH_UNIT = {"float32": 0.0, "tf32x3": 2.0 ** -20}   # relative error per product of the search's inputs
+
+@contextmanager
+def _search_precision(search:str, device):
+    "Inside: float32 products run as `search` says: TF32 tensor cores for 'tf32x3' on CUDA, else full float32 whatever the global setting."
+    old = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("high" if search == "tf32x3" and torch.device(device).type == "cuda" else "highest")
+    try: yield
+    finally: torch.set_float32_matmul_precision(old)
+
+def _tf32_split(S):
+    "`(hi, lo)` with S = hi + lo exactly: hi rounded to TF32's 10 mantissa bits, |lo| <= 2^-11 |S|."
+    hi = (S.view(torch.int32) + 0x1000).bitwise_and_(~0x1FFF).view(torch.float32)
+    return hi, S - hi
+
+def _products(S, split):
+    "`mm(I, J)`: the block of products <S_I, S_J>, in one float32 product, or three TF32 ones (hi.hi + [hi, lo].[lo, hi])."
+    if not split: return lambda I, J, out: torch.addmm(out, S[I], S[J].T)
+    hi, lo = _tf32_split(S)
+    P, Q = torch.cat([hi, lo], 1), torch.cat([lo, hi], 1)
+    return lambda I, J, out: torch.addmm(out, hi[I], hi[J].T).addmm_(P[I], Q[J].T)
+
+def _candidates_torch(S, c, b, symmetric, progress=False, split=False):
+    "`(cand, worst)`: the `c` approximately nearest other rows of every row of `S` (torch top-k) and each row's c-th best score."
     n, dev = len(S), S.device
     half = S.square().sum(1).mul_(0.5)
+    mm = _products(S, split)
     blocks = [(I, J) for I in range(0, n, b) for J in (range(I, n, b) if symmetric else [None])]
     if progress: blocks = tqdm(blocks, desc=f"knn search (c={c})", unit="block")
     if not symmetric:
         out = torch.empty(n, c, dtype=torch.long, device=dev)
+        worst = torch.empty(n, device=dev)
         for I, _ in blocks:
             q = S[I:I + b]; r = torch.arange(len(q), device=dev)
-            score = torch.addmm(half.neg().unsqueeze(0), q, S.T)        # <q, x> - |x|^2/2: the row's ranking
+            score = mm(slice(I, I + b), slice(None), half.neg().unsqueeze(0))   # <q, x> - |x|^2/2: the row's ranking
             score[r, r + I] = -math.inf                                  # exclude self by index, never by distance
-            out[I:I + b] = score.topk(c, dim=1, sorted=False).indices
-        return out
+            v, out[I:I + b] = score.topk(c, dim=1, sorted=False)
+            worst[I:I + b] = v.amin(1)
+        return out, worst
     best_v = torch.full((n, c), -math.inf, device=dev)
     best_i = torch.zeros((n, c), dtype=torch.long, device=dev)
     def merge(r0, G, offset):
@@ -132,29 +161,26 @@ def _candidates_torch(S, c, b, symmetric, progress=False):
         tv, ti = v.topk(c, dim=1, sorted=False)
         best_v[r0:r1], best_i[r0:r1] = tv, i.gather(1, ti)
     for I, J in blocks:
-        G = torch.addmm(half[J:J + b].neg().unsqueeze(0), S[I:I + b], S[J:J + b].T)
+        G = mm(slice(I, I + b), slice(J, J + b), half[J:J + b].neg().unsqueeze(0))
         G.sub_(half[I:I + b].unsqueeze(1))                                # -|q - x|^2 / 2: symmetric
         if J == I: G.fill_diagonal_(-math.inf)
         merge(I, G, J)
         if J != I: merge(J, G.T.contiguous(), I)
-    return best_i
+    return best_i, best_v.amin(1)
 
-def _exact_torch(X, cand, k, block_bytes):
-    "Squared float64 distances to the candidates from coordinate differences, the `k` smallest per row, sorted."
+def _exact_torch(X, rows, cand, block_bytes):
+    "Squared float64 distances from the points `rows` to their candidates `cand`, from coordinate differences."
     (n, d), c = X.shape, cand.shape[1]
     X64 = X.double()                                 # exact: float32 -> float64 loses nothing
-    sub = int(max(1, min(n, block_bytes // (8 * c * d))))
+    sub = int(max(1, min(len(rows), block_bytes // (8 * c * d))))
     g = torch.empty(sub * c, d, dtype=torch.float64, device=X.device)
-    d2 = torch.empty(n, k, dtype=torch.float64, device=X.device)
-    idx = torch.empty(n, k, dtype=torch.long, device=X.device)
-    for s in range(0, n, sub):                       # one cache-sized block at a time
-        cs = cand[s:s + sub].sort(dim=1).values      # ties go to the lower index, as in the numba engine
+    d2 = torch.empty(len(rows), c, dtype=torch.float64, device=X.device)
+    for s in range(0, len(rows), sub):               # one cache-sized block at a time
+        cs = cand[s:s + sub]
         diff = torch.index_select(X64, 0, cs.reshape(-1), out=g[:cs.numel()]).view(len(cs), c, d)
-        diff -= X64[s:s + sub].unsqueeze(1)
-        sq, order = diff.square_().sum(2).sort(dim=1, stable=True)
-        d2[s:s + sub] = sq[:, :k]
-        idx[s:s + sub] = cs.gather(1, order[:, :k])
-    return d2, idx
+        diff -= X64[rows[s:s + sub]].unsqueeze(1)
+        d2[s:s + sub] = diff.square_().sum(2)
+    return d2
 
 # %% ../nbs/00_knn.ipynb #681dd78c
 @numba.njit(cache=True, inline="always")
@@ -256,21 +282,20 @@ def _scan_cols(G, r0, c0, vals, idx, cnt, thr, c):
         for a in range(w): thr[c0 + j0 + a] = t[a]
 
 @numba.njit(parallel=True, cache=True)
-def _keep_best(vals, idx, cnt, thr, c, out):
-    "Cut every buffer to exactly its c best and write their indices to `out`, in index order."
+def _keep_best(vals, idx, cnt, thr, c, out, worst):
+    "Cut every buffer to exactly its c best; write their indices to `out` and the c-th best score to `worst`."
     for i in numba.prange(vals.shape[0]):
         if cnt[i] > c: _shrink(vals[i], idx[i], cnt[i], c, thr[i], 0)
-        idx[i, :c].sort()                            # index order, so that ties go to the lower index
+        worst[i] = vals[i, :c].min()                 # no score left out beats it
         out[i] = idx[i, :c]
 
 @numba.njit(parallel=True, cache=True, fastmath=True)
-def _exact_rows(X, cand, k, d2, out):
-    "Squared float64 distances to the candidates from coordinate differences; the k smallest, ascending."
-    n, d = X.shape
+def _exact_rows(X, rows, cand, out):
+    "Squared float64 distances from the points `rows` to their candidates `cand`, from coordinate differences."
+    d = X.shape[1]
     c = cand.shape[1]
-    for i in numba.prange(n):
-        xi = X[i].astype(np.float64)
-        sq = np.empty(c)
+    for i in numba.prange(len(rows)):
+        xi = X[rows[i]].astype(np.float64)
         a = 0
         while a < c:                                 # four candidates per sweep over x_i: four accumulators
             j0, j1, j2, j3 = cand[i, a], cand[i, min(a + 1, c - 1)], cand[i, min(a + 2, c - 1)], cand[i, min(a + 3, c - 1)]
@@ -280,17 +305,14 @@ def _exact_rows(X, cand, k, d2, out):
                 e0, e1 = v - np.float64(X[j0, t]), v - np.float64(X[j1, t])
                 e2, e3 = v - np.float64(X[j2, t]), v - np.float64(X[j3, t])
                 s0 += e0 * e0; s1 += e1 * e1; s2 += e2 * e2; s3 += e3 * e3
-            sq[a] = s0
-            if a + 1 < c: sq[a + 1] = s1
-            if a + 2 < c: sq[a + 2] = s2
-            if a + 3 < c: sq[a + 3] = s3
+            out[i, a] = s0
+            if a + 1 < c: out[i, a + 1] = s1
+            if a + 2 < c: out[i, a + 2] = s2
+            if a + 3 < c: out[i, a + 3] = s3
             a += 4
-        order = np.argsort(sq, kind="mergesort")     # stable
-        for a in range(k):
-            d2[i, a] = sq[order[a]]; out[i, a] = cand[i, order[a]]
 
 def _candidates_numba(S, c, b, symmetric, progress=False):
-    "Indices of the `c` approximately nearest other rows of every row of `S` (float32 search, threshold buffers)."
+    "`(cand, worst)`: the `c` approximately nearest other rows of every row of `S` (threshold buffers) and each row's c-th best score."
     n = len(S)
     half = S.square().sum(1).mul_(0.5)
     vals = np.empty((n, 2 * c + 16), np.float32)   # c best, then room for c more and a strip of 16
@@ -308,9 +330,9 @@ def _candidates_numba(S, c, b, symmetric, progress=False):
             G = G.sub_(half[I:I + b].unsqueeze(1)).numpy()
         _scan_rows(G, I, J, vals, idx, cnt, thr, c)
         if symmetric and J != I: _scan_cols(G, I, J, vals, idx, cnt, thr, c)
-    cand = np.empty((n, c), np.int64)
-    _keep_best(vals, idx, cnt, thr, c, cand)
-    return cand
+    cand, worst = np.empty((n, c), np.int64), np.empty(n, np.float32)
+    _keep_best(vals, idx, cnt, thr, c, cand, worst)
+    return torch.from_numpy(cand), torch.from_numpy(worst)
 
 @contextmanager
 def numba_threads():
@@ -347,18 +369,143 @@ def _twins(X, dist, idx, rtol, m):
     to = lambda t: torch.from_numpy(t).to(X.device)
     return to(twin), (to(group) if n_groups else None), int(twin.sum()) - n_groups
 
+# %% ../nbs/00_knn.ipynb #e7a1c0df
+@functools.cache
+def _triton_kernel():
+    "The CUDA re-rank kernel (Triton): one program per (row, block of candidates), float64 sums of squared differences."
+    import triton
+    import triton.language as tl
+    @triton.jit
+    def rerank(X, rows, cand, out, d, c, stride, BLOCK_C: tl.constexpr, BLOCK_D: tl.constexpr):
+        i = tl.program_id(0)
+        oc = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)
+        mc = oc < c
+        q = tl.load(rows + i)
+        j = tl.load(cand + i * c + oc, mask=mc, other=0)
+        acc = tl.zeros((BLOCK_C,), dtype=tl.float64)
+        for d0 in range(0, d, BLOCK_D):
+            od = d0 + tl.arange(0, BLOCK_D)
+            md = od < d
+            xq = tl.load(X + q * stride + od, mask=md, other=0.0).to(tl.float64)
+            xc = tl.load(X + j[:, None] * stride + od[None, :], mask=mc[:, None] & md[None, :], other=0.0)
+            e = xc.to(tl.float64) - xq[None, :]
+            acc += tl.sum(e * e, axis=1)
+        tl.store(out + i * c + oc, acc, mask=mc)
+    return rerank
+
+def _exact_triton(X, rows, cand):
+    "`_exact_torch` as one fused CUDA kernel: no gathered copy of the candidates."
+    X, cand = X.contiguous(), cand.contiguous()
+    m, c = cand.shape
+    out = torch.empty(m, c, dtype=torch.float64, device=X.device)
+    block_c = min(128, _next_pow2(c))
+    grid = (m, -(-c // block_c))
+    _triton_kernel()[grid](X, rows, cand, out, X.shape[1], c, X.stride(0), BLOCK_C=block_c, BLOCK_D=max(16, 4096 // block_c))
+    return out
+
+def _next_pow2(x:int) -> int: return 1 << max(0, (int(x) - 1).bit_length())
+
+def _has_triton() -> bool:
+    try: import triton; return True
+    except ImportError: return False
+
+RERANK = "auto"     # "auto" (numba on CPU, Triton on CUDA where it imports, else torch), or "numba" / "triton" / "torch"
+
+def _exact(X, rows, cand, block_bytes):
+    "Squared float64 distances from `rows` to their candidates, by the re-rank kernel for X's device (`RERANK`)."
+    how = RERANK
+    if how == "auto": how = "numba" if X.device.type == "cpu" else "triton" if X.is_cuda and _has_triton() else "torch"
+    if how == "numba":
+        out = np.empty(tuple(cand.shape))
+        _exact_rows(X.numpy(), rows.numpy(), cand.numpy(), out)
+        return torch.from_numpy(out)
+    if how == "triton": return _exact_triton(X, rows, cand)
+    return _exact_torch(X, rows, cand, block_bytes)
+
+def _rerank(X, rows, cand, k, block_bytes):
+    "`(d2, idx)`: the `k` nearest of each row's candidates by exact float64 distance, ascending; ties to the lower index."
+    cand = cand.sort(dim=1).values                   # index order first: the stable sort then breaks ties by index
+    d2, order = _exact(X, rows, cand, block_bytes).sort(dim=1, stable=True)
+    return d2[:, :k], cand.gather(1, order[:, :k])
+
+# %% ../nbs/00_knn.ipynb #c3a7f1a1
+def _outside_bound(a, M, A, eta, conv):
+    """Lower bound on the true distance from each query to every point outside its candidate list.
+    a: the queries' norms in the search copy, M: the largest norm there, A: |q-x|^2 where x scores exactly the
+    list's worst score, eta: score error per (|q| + |x|)^2, conv: the search copy's relative error per coordinate."""
+    b = 1 + 2 * eta
+    h = 8 * eta * a * a - A                            # the quadratic's constant term; >= 0: nothing provable
+    t = (-8 * eta * a + (64 * eta * eta * a * a - 4 * b * h).clamp_min(0).sqrt()) / (2 * b)
+    inside = t - conv * (2 * a + t)                    # the two bounds cross at |x| = a + t <= M
+    edge = (A - 2 * eta * (a + M) ** 2).clamp_min(0).sqrt() - conv * (a + M)
+    return torch.where(h >= 0, -math.inf, torch.where(a + t <= M, inside, edge))
+
+def _certified(S, rows, worst, symmetric, unit_in, unit_acc, conv, scale, dk):
+    "Rows whose k-th exact distance `dk` (X's units) is provably below every distance left outside their candidates."
+    n, d = S.shape
+    norms = S.double().square().sum(1)
+    a2, M = norms[rows], float(norms.max().sqrt())
+    A = (0.0 if symmetric else a2) - 2 * worst.double()
+    eta = 2.01 * unit_in + (d + 8) * unit_acc * 1.02  # inputs rounded; d products, norms and a few additions accumulated
+    return _outside_bound(a2.sqrt(), M, A, eta, conv) > scale * dk.to(S.device) * (1 + 1e-9)
+
+def _brute_rows(X, rows, k, block_bytes):
+    "`(d2, idx)` for the points `rows` against all points, from float64 coordinate differences (the last resort)."
+    (n, d), dev = X.shape, X.device
+    X64 = X.double()
+    d2_out = torch.empty(len(rows), k, dtype=torch.float64, device=dev)
+    idx_out = torch.empty(len(rows), k, dtype=torch.long, device=dev)
+    rb = min(len(rows), 64)
+    cols = int(max(1, min(n, block_bytes // (8 * d * rb))))
+    for s in range(0, len(rows), rb):
+        r = rows[s:s + rb]
+        best_d = torch.empty(len(r), 0, dtype=torch.float64, device=dev)
+        best_i = torch.empty(len(r), 0, dtype=torch.long, device=dev)
+        for J in range(0, n, cols):                    # columns in index order: the stable sort keeps ties by index
+            J1 = min(n, J + cols)
+            d2 = (X64[J:J1].unsqueeze(0) - X64[r].unsqueeze(1)).square_().sum(2)
+            own = ((r >= J) & (r < J1)).nonzero().flatten()
+            d2[own, r[own] - J] = math.inf             # self excluded by index
+            v, order = torch.cat([best_d, d2], 1).sort(dim=1, stable=True)
+            i = torch.cat([best_i, torch.arange(J, J1, device=dev).expand(len(r), -1)], 1)
+            best_d, best_i = v[:, :k], i.gather(1, order[:, :k])
+        d2_out[s:s + rb], idx_out[s:s + rb] = best_d, best_i
+    return d2_out, idx_out
+
+def _settle(X, rows, c, k, block_bytes):
+    "Exact neighbours of the uncertified `rows`: a float64 search and certificate, then brute force for what remains."
+    (n, d), dev = X.shape, X.device
+    C = X.double() - X.double().mean(0)                # float64 search copy: the centering is the only rounding
+    half = C.square().sum(1).mul_(0.5)
+    b = int(max(1, min(len(rows), block_bytes * 16 // (8 * n))))
+    cand = torch.empty(len(rows), c, dtype=torch.long, device=dev)
+    worst = torch.empty(len(rows), dtype=torch.float64, device=dev)
+    for s in range(0, len(rows), b):
+        r = rows[s:s + b]
+        score = torch.addmm(half.neg().unsqueeze(0), C[r], C.T)
+        score[torch.arange(len(r), device=dev), r] = -math.inf
+        v, cand[s:s + b] = score.topk(c, dim=1, sorted=False)
+        worst[s:s + b] = v.amin(1)
+    d2, idx = _rerank(X, rows, cand, k, block_bytes)
+    ok = _certified(C, rows, worst, False, 0.0, 2.0 ** -53, 2.0 ** -52, 1.0, sqrt64(d2[:, -1]))
+    if not ok.all():                                   # exact ties at the boundary (grids, copies): brute force
+        left = (~ok).nonzero().flatten()
+        d2[left], idx[left] = _brute_rows(X, rows[left], k, block_bytes)
+    return d2, idx, int((~ok).sum())
+
 # %% ../nbs/00_knn.ipynb #bb81f536
 def knn(
     X,                          # (n, d) points; float16/bfloat16 are upcast
     k:int,                      # neighbours per point, self excluded
-    extra:int=None,             # spare candidates kept from the float32 search (default max(4, k // 8))
-    chunk_size:int=None,        # rows per block of the search (default 512; torch engine: 1024, or 2048 for many candidates)
-    symmetric:bool=None,        # compute each block pair once and use it for rows and columns (default: numba always, torch c <= 32)
+    extra:int=None,             # spare candidates kept from the search (default max(4, k // 8))
+    chunk_size:int=None,        # rows per block of the search (default: numba 512; torch CPU 1024, or 2048 for many candidates; CUDA about 512 MB of scores)
+    symmetric:bool=None,        # compute each block pair once and use it for rows and columns (default: numba always, torch on CPU c <= 32, CUDA never)
     engine:str=None,            # "numba" (default on CPU) or "torch" (default elsewhere; any device)
-    block_bytes:int=2**22,      # torch engine: working set of one recompute block (sized to stay in cache)
+    block_bytes:int=None,       # torch engine: working set of one recompute block (default 4 MiB, cache-sized; CUDA 256 MiB)
     device=None,                # where to compute ("cuda", a torch.device); default: where X is
     progress:bool=False,        # show a progress bar over blocks
     resolution:float=None,      # twins: closer than resolution * |x_i| (default `resolution_of(X)`; 0: exact copies only)
+    search:str=None,            # the search product: "float32", or "tf32x3" (TF32 tensor cores, 3 products; default on CUDA); certified either way
 ) -> KNN:
     "Exact distances to the `k` nearest other points of every point, by blocked products; duplicates reported."
     rtol = resolution_of(X) if resolution is None else float(resolution)
@@ -370,23 +517,34 @@ def knn(
     if engine not in ("numba", "torch"): raise ValueError(f"engine must be 'numba' or 'torch'; got {engine!r}")
     if engine == "numba" and not cpu:
         raise ValueError(f"engine='numba' runs on the CPU but X is on {X.device}; use engine='torch' there")
+    if engine == "numba" and search == "tf32x3": raise ValueError("search='tf32x3' needs engine='torch' (TF32 is a CUDA format)")
+    search = search or ("tf32x3" if X.is_cuda else "float32")
+    if search not in SEARCH_UNIT: raise ValueError(f"search must be one of {list(SEARCH_UNIT)}; got {search!r}")
+    block_bytes = int(block_bytes or (2 ** 28 if X.is_cuda else 2 ** 22))
     n, d = X.shape
     c = min(n - 1, k + (max(4, k // 8) if extra is None else extra))
     unit, m = 1.0, _absmax(X)                        # float64 beyond float32's range: square exactly rescaled values
     if X.dtype == torch.float64:
         X, unit = square_safe(X, 2.0 ** -100, 2.0 ** 100, m); m *= unit
-    S = _search_copy(X, m)
-    if engine == "numba":
-        with numba_threads():
-            cand = _candidates_numba(S, c, int(chunk_size or 512), True if symmetric is None else symmetric, progress)
-            d2, idx = np.empty((n, k)), np.empty((n, k), np.int64)
-            _exact_rows(X.numpy(), cand, k, d2, idx)
-        d2, idx = torch.from_numpy(d2), torch.from_numpy(idx)
-    else:
-        symmetric = c <= 32 if symmetric is None else symmetric
-        cand = _candidates_torch(S, c, int(chunk_size or (1024 if c <= 8 else 2048)), symmetric, progress)
-        d2, idx = _exact_torch(X, cand, k, block_bytes)
+    S, scale = _search_copy(X, m)
+    with _search_precision(search, X.device):
+        if engine == "numba":
+            symmetric = True if symmetric is None else symmetric
+            with numba_threads(): cand, worst = _candidates_numba(S, c, int(chunk_size or 512), symmetric, progress)
+        else:
+            symmetric = (c <= 32 and cpu) if symmetric is None else symmetric
+            b = chunk_size or ((1024 if c <= 8 else 2048) if cpu else max(256, 2 ** 27 // n))
+            cand, worst = _candidates_torch(S, c, int(b), symmetric, progress, split=search == "tf32x3")
+    rows = torch.arange(n, device=X.device)
+    with numba_threads(): d2, idx = _rerank(X, rows, cand, k, block_bytes)
+    n_settled = 0
+    if c < n - 1:                                    # every point a candidate: nothing left out to check
+        ok = _certified(S, rows, worst, symmetric, SEARCH_UNIT[search], 2.0 ** -24, 2.0 ** -23, scale, sqrt64(d2[:, -1]))
+        if not ok.all():
+            left = (~ok).nonzero().flatten()
+            with numba_threads(): d2[left], idx[left], _ = _settle(X, left, c, k, block_bytes)
+            n_settled = len(left)
     dist = sqrt64(d2)
     twin, group, n_dup = _twins(X, dist, idx, rtol, m)
     if unit != 1.0: dist /= unit
-    return KNN(dist, idx, twin, n_dup, group)
+    return KNN(dist, idx, twin, n_dup, group, n_settled)

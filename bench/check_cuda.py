@@ -1,0 +1,71 @@
+#!/usr/bin/env python
+"""Checks on a CUDA device (issue 33, item 1): the kNN and every estimator on CUDA against the CPU.
+
+    python bench/check_cuda.py            # prints one line per check and 'N checks, M failed'; exit 1 on a failure
+
+* `knn` on CUDA (TF32x3 search, Triton re-rank; and float32 search; and the torch re-rank) against the CPU's numba
+  engine: the same neighbours, distances to 1e-12 relative (float64 re-rank of float32 points: each term exact);
+* TwoNN, MLE, MoM, MADA (and GRIDE where it runs) on a CUDA tensor against the CPU value, to 1e-12;
+* twins: exact copies and copies one float32 ulp away are counted as on the CPU; bfloat16 states keep bfloat16's
+  resolution after the upcast (`resolution_of`), so points within 4 bfloat16 ulps are twins on both devices;
+* the certificate: rows the fast search cannot vouch for are settled exactly (forced with extra=0).
+"""
+import math, sys, time
+import numpy as np, torch
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from bench_metrics import make_data
+import shape_of_learning.knn as K
+from shape_of_learning.knn import knn, resolution_of
+from shape_of_learning.intrinsic_dim import twonn, mada, mom, mle
+
+results = []
+def check(name, ok, detail=""):
+    results.append(bool(ok))
+    print(f"{'PASS' if ok else 'FAIL'}  {name}  {detail}", flush=True)
+
+def rel(a, b): return float(((a.double().cpu() - b.double().cpu()).abs() / b.double().cpu().abs().clamp_min(1e-300)).max())
+
+def main():
+    dev = torch.device("cuda")
+    print(f"torch {torch.__version__}  {torch.cuda.get_device_name(dev)}  triton re-rank: {K._has_triton()}")
+    for n, D in ((4096, 768), (16384, 768), (8192, 4096)):
+        X = make_data(n, D, seed=1)
+        for k in (2, 20, 100):
+            ref = knn(X, k)
+            for search, rerank in (("tf32x3", "auto"), ("float32", "auto"), ("tf32x3", "torch")):
+                K.RERANK = rerank
+                torch.cuda.synchronize(); t = time.perf_counter()
+                got = knn(X, k, device="cuda", search=search)
+                torch.cuda.synchronize(); t = time.perf_counter() - t
+                K.RERANK = "auto"
+                same = torch.equal(got.idx.cpu(), ref.idx)
+                r = rel(got.dist, ref.dist)
+                check(f"knn n={n} D={D} k={k} search={search} rerank={rerank}", same and r <= 1e-12,
+                      f"same neighbours {same}, dist rel diff {r:.1e}, settled {got.n_settled} (cpu {ref.n_settled}), {t * 1e3:.1f} ms")
+    X = make_data(16384, 1024, seed=2)
+    Xg = X.cuda()
+    for name, f in (("twonn", twonn), ("mada", mada), ("mom", mom), ("mle", mle)):
+        a, b = float(f(Xg)), float(f(X))
+        check(f"{name} cuda vs cpu (16384 x 1024)", abs(a - b) <= 1e-12 * abs(b), f"{a:.15g} vs {b:.15g}")
+    # twins: exact copies, copies one float32 ulp away, and a near pair just outside the resolution
+    Y = make_data(3000, 256, seed=3)
+    Y[10] = Y[20]; Y[30] = torch.nextafter(Y[40], torch.full_like(Y[40], math.inf))
+    Y[50] = Y[60] * (1 + 64 * torch.finfo(torch.float32).eps)
+    a, b = knn(Y, 5), knn(Y.cuda(), 5)
+    check("twins cuda vs cpu (float32)", a.n_duplicates == b.n_duplicates == 2 and torch.equal(a.twin, b.twin.cpu()),
+          f"cpu {a.n_duplicates}, cuda {b.n_duplicates}")
+    Yb = make_data(3000, 256, seed=4).bfloat16()
+    Yb[100] = Yb[200]
+    Yb[300] = torch.nextafter(Yb[400].float(), torch.full_like(Yb[400].float(), math.inf)).bfloat16()   # one bf16 ulp? (rounds)
+    a, b = knn(Yb, 5), knn(Yb.cuda(), 5)
+    check("bfloat16 resolution kept after the upcast", resolution_of(Yb) == 4 * torch.finfo(torch.bfloat16).eps
+          and a.n_duplicates == b.n_duplicates and torch.equal(a.twin, b.twin.cpu()), f"cpu {a.n_duplicates}, cuda {b.n_duplicates}")
+    # the certificate's fallback on CUDA: extra=0 leaves every row unproven, all settled exactly
+    Z = make_data(4096, 768, seed=5)
+    a, b = knn(Z, 20), knn(Z.cuda(), 20, extra=0)
+    check("settled rows exact on cuda (extra=0)", torch.equal(a.idx, b.idx.cpu()) and rel(b.dist, a.dist) <= 1e-12, f"settled {b.n_settled}")
+    print(f"\n{len(results)} checks, {results.count(False)} failed")
+    sys.exit(1 if False in results else 0)
+
+if __name__ == "__main__":
+    main()
