@@ -281,9 +281,8 @@ def main(argv=None):
     sizes = parse_sizes(args.sizes)
 
     args.baseline = args.baseline or ("torchid" if args.device.startswith("cuda") else "skdim")
-    if args.baseline == "skdim": import skdim
-    else: import torchid as skdim
-    import sklearn, scipy
+    import importlib, sklearn, scipy
+    ref_lib = importlib.import_module(args.baseline)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     torch.set_num_threads(args.threads or cores)
     device = torch.device(args.device)
@@ -295,7 +294,7 @@ def main(argv=None):
 
     t_start = time.perf_counter()
     print(f"bench_metrics  shape_of_learning {getattr(shape_of_learning, '__version__', '?')}  torch {torch.__version__}  "
-          f"{args.baseline} {getattr(skdim, '__version__', '?')}  sklearn {sklearn.__version__}  scipy {scipy.__version__}  numpy {np.__version__}")
+          f"{args.baseline} {getattr(ref_lib, '__version__', '?')}  sklearn {sklearn.__version__}  scipy {scipy.__version__}  numpy {np.__version__}")
     dev_name = torch.cuda.get_device_name(device) if device.type == "cuda" else cpu_name()
     print(f"device {device} ({dev_name})  cores {cores}  torch threads {torch.get_num_threads()}  "
           f"numpy/skdim thread pools: {blas}")

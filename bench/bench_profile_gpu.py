@@ -69,8 +69,8 @@ def main():
                          forward_peak_gb=mem_fwd / 2**30, profile_peak_gb=mem_prof / 2**30,
                          weights_gb=sum(p.numel() * p.element_size() for p in model.parameters()) / 2**30))
         print(f"{name:9s} forward {t_fwd:7.2f} s (before {f0:.2f}, after {f1:.2f})  profile {t_prof:7.2f} s  "
-              f"= {t_prof / t_fwd:5.2f}x forward  peak GPU memory: forward {mem_fwd / 2**30:.2f} GiB, "
-              f"profile {mem_prof / 2**30:.2f} GiB", flush=True)
+              f"= {t_prof / t_fwd:5.2f}x forward" + (f"  peak GPU memory: forward {mem_fwd / 2**30:.2f} GiB, "
+              f"profile {mem_prof / 2**30:.2f} GiB" if cuda else ""), flush=True)
         del model
         if cuda: torch.cuda.empty_cache()
     print("\n" + pd.DataFrame(rows).round(3).to_string(index=False))

@@ -26,6 +26,7 @@ def check(name, ok, detail=""):
 def rel(a, b): return float(((a.double().cpu() - b.double().cpu()).abs() / b.double().cpu().abs().clamp_min(1e-300)).max())
 
 def main():
+    if not torch.cuda.is_available(): sys.exit("check_cuda.py needs a CUDA device: torch.cuda.is_available() is False here")
     dev = torch.device("cuda")
     print(f"torch {torch.__version__}  {torch.cuda.get_device_name(dev)}  triton re-rank: {K._has_triton()}")
     for n, D in ((4096, 768), (16384, 768), (8192, 4096)):
@@ -54,12 +55,14 @@ def main():
     a, b = knn(Y, 5), knn(Y.cuda(), 5)
     check("twins cuda vs cpu (float32)", a.n_duplicates == b.n_duplicates == 2 and torch.equal(a.twin, b.twin.cpu()),
           f"cpu {a.n_duplicates}, cuda {b.n_duplicates}")
-    Yb = make_data(3000, 256, seed=4).bfloat16()
-    Yb[100] = Yb[200]
-    Yb[300] = torch.nextafter(Yb[400].float(), torch.full_like(Yb[400].float(), math.inf)).bfloat16()   # one bf16 ulp? (rounds)
+    Yb = torch.randn(3000, 256, generator=torch.Generator().manual_seed(4)).bfloat16()   # no offset: few near pairs
+    Yb[100] = Yb[200]                                                   # an exact copy
+    Yb[300] = (Yb[400].float() * (1 + 2 * torch.finfo(torch.bfloat16).eps)).bfloat16()   # about 2 bf16 ulps away
     a, b = knn(Yb, 5), knn(Yb.cuda(), 5)
+    a32 = knn(Yb.float(), 5)                                            # the same values, declared float32
     check("bfloat16 resolution kept after the upcast", resolution_of(Yb) == 4 * torch.finfo(torch.bfloat16).eps
-          and a.n_duplicates == b.n_duplicates and torch.equal(a.twin, b.twin.cpu()), f"cpu {a.n_duplicates}, cuda {b.n_duplicates}")
+          and a.n_duplicates == b.n_duplicates == 2 and a32.n_duplicates == 1 and torch.equal(a.twin, b.twin.cpu()),
+          f"bfloat16: cpu {a.n_duplicates}, cuda {b.n_duplicates}; as float32: {a32.n_duplicates}")
     # the certificate's fallback on CUDA: extra=0 leaves every row unproven, all settled exactly
     Z = make_data(4096, 768, seed=5)
     a, b = knn(Z, 20), knn(Z.cuda(), 20, extra=0)

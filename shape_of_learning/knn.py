@@ -170,7 +170,7 @@ def _candidates_torch(S, c, b, symmetric, progress=False, split=False):
 
 def _exact_torch(X, rows, cand, block_bytes):
     "Squared float64 distances from the points `rows` to their candidates `cand`, from coordinate differences."
-    (n, d), c = X.shape, cand.shape[1]
+    d, c = X.shape[1], cand.shape[1]
     X64 = X.double()                                 # exact: float32 -> float64 loses nothing
     sub = int(max(1, min(len(rows), block_bytes // (8 * c * d))))
     g = torch.empty(sub * c, d, dtype=torch.float64, device=X.device)
@@ -405,6 +405,7 @@ def _exact_triton(X, rows, cand):
 
 def _next_pow2(x:int) -> int: return 1 << max(0, (int(x) - 1).bit_length())
 
+@functools.cache
 def _has_triton() -> bool:
     try: import triton; return True
     except ImportError: return False
@@ -414,6 +415,7 @@ RERANK = "auto"     # "auto" (numba on CPU, Triton on CUDA where it imports, els
 def _exact(X, rows, cand, block_bytes):
     "Squared float64 distances from `rows` to their candidates, by the re-rank kernel for X's device (`RERANK`)."
     how = RERANK
+    if how not in ("auto", "numba", "triton", "torch"): raise ValueError(f"knn.RERANK must be auto, numba, triton or torch; got {how!r}")
     if how == "auto": how = "numba" if X.device.type == "cpu" else "triton" if X.is_cuda and _has_triton() else "torch"
     if how == "numba":
         out = np.empty(tuple(cand.shape))
@@ -491,7 +493,7 @@ def _settle(X, rows, c, k, block_bytes):
     if not ok.all():                                   # exact ties at the boundary (grids, copies): brute force
         left = (~ok).nonzero().flatten()
         d2[left], idx[left] = _brute_rows(X, rows[left], k, block_bytes)
-    return d2, idx, int((~ok).sum())
+    return d2, idx
 
 # %% ../nbs/00_knn.ipynb #bb81f536
 def knn(
@@ -542,7 +544,7 @@ def knn(
         ok = _certified(S, rows, worst, symmetric, SEARCH_UNIT[search], 2.0 ** -24, 2.0 ** -23, scale, sqrt64(d2[:, -1]))
         if not ok.all():
             left = (~ok).nonzero().flatten()
-            with numba_threads(): d2[left], idx[left], _ = _settle(X, left, c, k, block_bytes)
+            with numba_threads(): d2[left], idx[left] = _settle(X, left, c, k, block_bytes)
             n_settled = len(left)
     dist = sqrt64(d2)
     twin, group, n_dup = _twins(X, dist, idx, rtol, m)
