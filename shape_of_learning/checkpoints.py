@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/checkpoints.html.md"
 
 # %% ../nbs/07_checkpoints.ipynb #73336724
 from __future__ import annotations
-import gc, hashlib, json, os, re, time
+import gc, hashlib, json, os, re, time, weakref
 from dataclasses import dataclass, asdict, field
 from pathlib import Path
 import numpy as np
@@ -17,7 +17,7 @@ import warnings
 from concurrent.futures import as_completed
 from .data import files_fingerprint
 from .hidden import ProfileSpec, profile_spec, layer_profile
-from .models import load_model
+from .models import load_model, dtype_name
 
 # %% auto #0
 __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIGHT_SUFFIXES', 'SWEEP_CHECKS', 'DUPLICATES',
@@ -448,12 +448,12 @@ def run_job(ck:Checkpoint, measure, store, keep_files:bool=True) -> int:
             for col, v in [("step", ck.step), ("tokens", ck.tokens)][::-1]:
                 if col not in df.columns: df.insert(min(2, len(df.columns)), col, v)
             if m.load.get("dtype") is not None and "dtype" not in df.columns:
-                df["dtype"] = str(next(model.parameters()).dtype).removeprefix("torch.")   # what was asked may be overridden
+                df["dtype"] = dtype_name(model)                    # what was asked may be overridden (no bfloat16 on a T4)
             store.write(_key(ck, m), df)
             rows += len(df)
     finally:
-        del model
-        gc.collect()
+        alive = weakref.ref(model); del model
+        if alive() is not None: gc.collect()             # held in a cycle (a traceback's frames): a full collection frees it
         if torch.cuda.is_available(): torch.cuda.empty_cache()
         if not keep_files: evict_checkpoint(ck)          # every measure is stored (or failed): the download is not needed
     return rows

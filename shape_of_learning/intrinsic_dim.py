@@ -52,23 +52,21 @@ def _distinct(X, k, duplicates, device, resolution):
     if duplicates not in _POLICIES: raise ValueError(f"duplicates must be one of {_POLICIES}; got {duplicates!r}")
     rtol = resolution_of(X) if resolution is None else resolution
     X = as_points(X, min_points=k + 1, device=device)
-    res = knn(X, k, resolution=rtol)
-    keep = torch.arange(len(X), device=X.device)
-    if res.n_duplicates == 0: return res, keep, 0
-    if duplicates == "raise":
-        raise ValueError(f"X has {res.n_duplicates} duplicate points ({int(res.twin.sum())} points have a twin closer "
-                         f"than {rtol:.3g} x their norm); pass duplicates='drop' to estimate on the distinct points")
-    while res.n_duplicates:                          # another round only if a group outgrew the k neighbours found
+    keep = torch.arange(len(X), device=X.device) if duplicates == "raise" else _first_copies(X)
+    while True:                                      # again only if a group of twins outgrew the k neighbours found
+        if len(keep) < k + 1:
+            what = "all points are identical" if len(keep) == 1 else f"only {len(keep)} distinct points remain"
+            raise ValueError(f"X has {len(X)} points but {what}; {k} neighbours need at least {k + 1} distinct points")
+        res = knn(X if len(keep) == len(X) else X[keep], k, resolution=rtol)
+        if res.n_duplicates == 0: return res, keep, len(X) - len(keep)
+        if duplicates == "raise":
+            raise ValueError(f"X has {res.n_duplicates} duplicate points ({int(res.twin.sum())} points have a twin closer "
+                             f"than {rtol:.3g} x their norm); pass duplicates='drop' to estimate on the distinct points")
         g = res.group.cpu().numpy()
         pos = np.arange(len(g))
         first = np.full(g.max() + 1, len(g)); np.minimum.at(first, g[g >= 0], pos[g >= 0])
         drop = (g >= 0) & (pos != first[np.maximum(g, 0)])
         keep = keep[torch.from_numpy(~drop).to(X.device)]
-        if len(keep) < k + 1:
-            what = "all points are identical" if len(keep) == 1 else f"only {len(keep)} distinct points remain"
-            raise ValueError(f"X has {len(X)} points but {what}; {k} neighbours need at least {k + 1} distinct points")
-        res = knn(X[keep], k, resolution=rtol)
-    return res, keep, len(X) - len(keep)
 
 def _neighbors(X, k, duplicates, device, neighbors, resolution=None):
     "distinct_knn(X, k), or the first k columns of a precomputed `distinct_knn` result with at least k."
@@ -77,6 +75,13 @@ def _neighbors(X, k, duplicates, device, neighbors, resolution=None):
     res, n, n_dup = neighbors
     if res.k < k: raise ValueError(f"the precomputed neighbours have k={res.k}; this estimator needs {k}")
     return KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group, res.n_settled), n, n_dup
+
+# %% ../nbs/02_intrinsic_dim.ipynb #d750d4e9
+def _first_copies(X) -> torch.Tensor:
+    "The index of the first copy of every distinct row of X, ascending."
+    _, inverse = torch.unique(X, dim=0, return_inverse=True)
+    first = torch.full((int(inverse.max()) + 1,), len(X), dtype=torch.long, device=X.device)
+    return first.scatter_reduce_(0, inverse, torch.arange(len(X), device=X.device), reduce="amin").sort().values
 
 # %% ../nbs/02_intrinsic_dim.ipynb #5ee2682d
 def twonn_fit(

@@ -293,10 +293,26 @@ def _known_revision(repo:Path, revision:str) -> bool:
     revision = unquote(revision or "main")
     return (repo / ".git" / "refs" / "heads" / revision).is_file() or bool(re.fullmatch(r"[0-9a-f]{40}", revision))
 
+def _byte_range(header:str, size:int):
+    "[start, stop) that a one-range `Range: bytes=a-b` header asks of `size` bytes; None if it is not one (the whole file)."
+    m = re.fullmatch(r"bytes=(\d*)-(\d*)", header.strip())
+    if not m or not (m[1] or m[2]): return None
+    if not m[1]: return max(size - int(m[2]), 0), size                    # bytes=-n: the last n
+    start = int(m[1])
+    return start, min(int(m[2]) + 1 if m[2] else size, size)
+
 def serve(config:str, mirror:str, logs:str):
     "Run olah on `config` (TOML) with the Hub's answers where olah's mirror mode differs (see the notes above)."
     import olah.server as server
-    from starlette.responses import JSONResponse
+    from starlette.responses import JSONResponse, Response
+
+    async def ranged(resp, header:str):                        # olah's mirror sends whole files; the Hub honours ranges
+        body = b"".join([chunk async for chunk in resp.body_iterator])
+        span, headers = _byte_range(header, len(body)), {k: v for k, v in resp.headers.items() if k.lower() != "content-length"}
+        if span is None: return Response(body, status_code=200, headers=headers)
+        start, stop = span
+        if start >= len(body): return Response(status_code=416, headers={"Content-Range": f"bytes */{len(body)}"})
+        return Response(body[start:stop], status_code=206, headers={**headers, "Content-Range": f"bytes {start}-{stop - 1}/{len(body)}"})
 
     @server.app.middleware("http")
     async def as_the_hub(request, call_next):
@@ -309,6 +325,8 @@ def serve(config:str, mirror:str, logs:str):
             if _known_revision(folder, revision) and what != "revision":
                 return JSONResponse({"error": "Entry not found"}, status_code=404, headers={"X-Error-Code": "EntryNotFound"})
             return JSONResponse({"error": f"Invalid rev id: {revision}"}, status_code=404, headers={"X-Error-Code": "RevisionNotFound"})
+        if what == "resolve" and request.method == "GET" and resp.status_code == 200 and "range" in request.headers:
+            return await ranged(resp, request.headers["range"])
         return resp
     parent = os.getppid()
     def orphaned():                                           # a killed parent (a notebook kernel) leaves no server behind

@@ -6,7 +6,8 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/models.html.md"""
 
 # %% ../nbs/04_models.ipynb #3fa6cc53
 from __future__ import annotations
-import logging, os
+import json, logging, os
+from fastcore.basics import patch
 from contextlib import contextmanager
 from pathlib import Path
 import torch
@@ -16,9 +17,10 @@ import pandas as pd
 from .data import sol_cache
 
 # %% auto #0
-__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'OFFLINE_NAMES', 'DECODER_PARTS', 'QUICK_MODELS', 'QUICK_ABOUT',
-           'OFFLINE_MODELS', 'OFFLINE_ABOUT', 'PAPER1_MODELS', 'PYTHIA_MODELS', 'model_kind', 'quiet_transformers',
-           'load_report', 'load_model', 'tiny_config', 'tiny_model', 'decoder_parts', 'minilm_path', 'smollm2_gguf',
+__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'OFFLINE_NAMES', 'DECODER_PARTS', 'SAFETENSORS_DTYPES', 'WEIGHT_FORMATS',
+           'QUICK_MODELS', 'QUICK_ABOUT', 'OFFLINE_MODELS', 'OFFLINE_ABOUT', 'PAPER1_MODELS', 'PYTHIA_MODELS',
+           'model_kind', 'resolve_dtype', 'quiet_transformers', 'load_report', 'load_model', 'dtype_name',
+           'tiny_config', 'tiny_model', 'decoder_parts', 'NoRanges', 'CheckpointFiles', 'minilm_path', 'smollm2_gguf',
            'cache_dir', 'gemma3_gguf', 'smollm2_path', 'gemma3_path', 'config_table']
 
 # %% ../nbs/04_models.ipynb #508967d1
@@ -57,7 +59,7 @@ def _damaged_weights(p:Path) -> str:
     return f"its weight files ({', '.join(f.name for f in files)}) read, but do not match config.json"
 
 # %% ../nbs/04_models.ipynb #c3c8d485
-def _dtype(dtype, device=None):
+def resolve_dtype(dtype, device=None):
     "A torch dtype from its name; bfloat16 on a CUDA device without native bfloat16 (a T4, a V100) becomes float16."
     if dtype is not None and not isinstance(dtype, torch.dtype):
         try: dtype = getattr(torch, dtype.replace("torch.", ""))
@@ -112,7 +114,7 @@ def load_model(
 ):
     "Load a model in eval mode and its tokenizer: returns (model, tokenizer or None, kind)."
     from transformers import AutoConfig, AutoModel, AutoModelForCausalLM, AutoTokenizer
-    dtype, src, extra = _dtype(dtype, device), str(name_or_path), dict(kwargs)
+    dtype, src, extra = resolve_dtype(dtype, device), str(name_or_path), dict(kwargs)
     placed = {}                                       # weights straight onto the GPU, not through host RAM (needs accelerate)
     if device is not None and str(device) != "cpu" and importlib.util.find_spec("accelerate") is not None:
         placed = dict(device_map=str(device), low_cpu_mem_usage=True)
@@ -156,6 +158,11 @@ def load_model(
     if dtype is not None and model.dtype != dtype: model = model.to(dtype)   # older transformers ignore `dtype`
     if device is not None and not placed: model = model.to(device)
     return model.eval(), tok, kind
+
+# %% ../nbs/04_models.ipynb #d7c2f3c9
+def dtype_name(model) -> str:
+    "The dtype a model's weights are in (its input embedding's): what a table's `dtype` column records."
+    return str(model.get_input_embeddings().weight.dtype).removeprefix("torch.")
 
 # %% ../nbs/04_models.ipynb #26a3edb7
 _SPECIALS = ["<pad>", "<s>", "</s>", "<unk>", "[CLS]", "[SEP]", "[MASK]"]
@@ -232,6 +239,118 @@ def decoder_parts(model):
         raise ValueError(f"cannot locate the blocks and final norm of model_type {mt!r} (found blocks {lists}, "
                          f"norms {norms}); add it to DECODER_PARTS")
     return mods[lists[0]], mods[norms[0]]
+
+# %% ../nbs/04_models.ipynb #64f9349a
+SAFETENSORS_DTYPES = {"F64": torch.float64, "F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16,
+                      "I64": torch.int64, "I32": torch.int32, "I16": torch.int16, "I8": torch.int8, "U8": torch.uint8,
+                      "BOOL": torch.bool}
+WEIGHT_FORMATS = (("safetensors", "model.safetensors", "model.safetensors.index.json"),   # preferred first
+                  ("bin", "pytorch_model.bin", "pytorch_model.bin.index.json"))
+
+class NoRanges(OSError):
+    "The server answered a byte-range request with the whole file."
+
+# %% ../nbs/04_models.ipynb #c1efde3f
+class CheckpointFiles:
+    "The weight files of a checkpoint (a local folder, or a Hub repo at a revision): where each tensor is, and a few read."
+    def __init__(self, src, revision:str=None):
+        self.src, self.revision, self.local = str(src), revision, Path(src).expanduser().is_dir()
+        self.bytes_read, self.downloaded, self._headers, self._copies, self._states = 0, [], {}, {}, {}
+        listing = self._listing()
+        fmt = next((f for f in WEIGHT_FORMATS if f[1] in listing or f[2] in listing), None)
+        if fmt is None:
+            raise FileNotFoundError(f"{self}: none of {[f[i] for f in WEIGHT_FORMATS for i in (1, 2)]} among its files")
+        self.format, single, index = fmt
+        if index in listing: self.where = json.loads(self._path(index).read_text())["weight_map"]
+        else: self.where = {name: single for name in self._names(single)}
+
+    def __repr__(self): return self.src + (f"@{self.revision}" if self.revision else "")
+
+# %% ../nbs/04_models.ipynb #7c861d2e
+@patch
+def _listing(self:CheckpointFiles) -> set:
+    if self.local: return {f.name for f in Path(self.src).expanduser().iterdir()}
+    from huggingface_hub import HfApi
+    return set(HfApi().list_repo_files(self.src, revision=self.revision))
+
+@patch
+def _path(self:CheckpointFiles, name:str) -> Path:
+    "A local path of one of its files: the folder's own, or downloaded from the Hub (counted)."
+    if self.local: return Path(self.src).expanduser() / name
+    if name not in self._copies:
+        from huggingface_hub import hf_hub_download
+        self._copies[name] = Path(hf_hub_download(self.src, name, revision=self.revision))
+        self.downloaded.append(name)
+        if not name.endswith(".json"): self.bytes_read += self._copies[name].stat().st_size
+    return self._copies[name]
+
+# %% ../nbs/04_models.ipynb #2e55e7da
+@patch
+def _range(self:CheckpointFiles, name:str, start:int, stop:int) -> bytes:
+    "Bytes [start, stop) of a Hub file by an HTTP range request (NoRanges if the server sends the whole file)."
+    from huggingface_hub import get_session, hf_hub_url
+    from huggingface_hub.utils import build_hf_headers, hf_raise_for_status
+    headers = {**build_hf_headers(), "Range": f"bytes={start}-{stop - 1}"}
+    with get_session().stream("GET", hf_hub_url(self.src, name, revision=self.revision), headers=headers,
+                              follow_redirects=True) as r:
+        hf_raise_for_status(r)
+        if r.status_code != 206: raise NoRanges(f"{self}: {name} was sent whole for a range request")
+        data = r.read()
+    self.bytes_read += len(data)
+    return data
+
+@patch
+def _header(self:CheckpointFiles, name:str) -> tuple:
+    "(where the data starts, the header) of a safetensors file, read with two range requests at most."
+    if name not in self._headers:
+        first = self._range(name, 0, 1 << 16)
+        n = int.from_bytes(first[:8], "little")
+        raw = first[8:8 + n] if len(first) >= 8 + n else first[8:] + self._range(name, len(first), 8 + n)
+        self._headers[name] = (8 + n, json.loads(raw))
+    return self._headers[name]
+
+# %% ../nbs/04_models.ipynb #8ec80c90
+@patch
+def _names(self:CheckpointFiles, name:str) -> list:
+    "The tensor names in one weight file."
+    if self.format == "bin": return list(self._state(name))
+    if self.local or name in self._copies:
+        from safetensors import safe_open
+        with safe_open(str(self._path(name)), "pt") as h: return list(h.keys())
+    try: return [k for k in self._header(name)[1] if k != "__metadata__"]
+    except NoRanges: self._path(name); return self._names(name)
+
+@patch
+def _state(self:CheckpointFiles, name:str) -> dict:
+    "A .bin file's state dict, memory-mapped (read once)."
+    if name not in self._states:
+        self._states[name] = torch.load(self._path(name), map_location="cpu", mmap=True, weights_only=True)
+    return self._states[name]
+
+# %% ../nbs/04_models.ipynb #6939607e
+@patch
+def read(self:CheckpointFiles, names) -> dict:
+    "{name: tensor} of the named tensors (checkpoint names); from a Hub safetensors file only their own bytes are fetched."
+    missing = [n for n in names if n not in self.where]
+    if missing: raise KeyError(f"{self}: no tensor named {missing[:4]} in its weight files")
+    return {n: self._tensor(self.where[n], n) for n in names}
+
+@patch
+def _tensor(self:CheckpointFiles, file:str, name:str) -> torch.Tensor:
+    if self.format == "bin": return self._state(file)[name].clone()
+    if self.local or file in self._copies:
+        from safetensors import safe_open
+        with safe_open(str(self._path(file)), "pt") as h: t = h.get_tensor(name)
+        if self.local: self.bytes_read += t.nbytes
+        return t
+    try:
+        start, header = self._header(file)
+        info = header[name]
+        begin, end = info["data_offsets"]
+        data = self._range(file, start + begin, start + end) if end > begin else b""
+    except NoRanges: self._path(file); return self._tensor(file, name)
+    dtype = SAFETENSORS_DTYPES[info["dtype"]]
+    return torch.frombuffer(bytearray(data), dtype=dtype).reshape(info["shape"]) if data else torch.empty(info["shape"], dtype=dtype)
 
 # %% ../nbs/04_models.ipynb #c650febc
 def _package_dir(module, pip_name, extra="offline"):

@@ -15,12 +15,12 @@ import torch
 from .checkpoints import ResultStore, atomic_write, job_key
 from .data import sol_cache
 from .hidden import layer_profile
-from .models import load_model
+from .models import load_model, dtype_name
 
 # %% auto #0
-__all__ = ['REGISTRY', 'TaskConfig', 'Task', 'rehearsal_config', 'register', 'get_task', 'title', 'profile_models', 'task_key',
-           'default_cache', 'run_task', 'figures_dir', 'save_tables', 'load_tables', 'draw', 'Reproduction',
-           'reproduce']
+__all__ = ['REGISTRY', 'TaskConfig', 'Task', 'rehearsal_config', 'register', 'get_task', 'title', 'dtype_column',
+           'profile_models', 'task_key', 'default_cache', 'run_task', 'figures_dir', 'save_tables', 'load_tables',
+           'draw', 'Reproduction', 'reproduce']
 
 # %% ../nbs/11_reproduce.ipynb #4e3be8a4
 @dataclass(frozen=True)
@@ -96,13 +96,18 @@ def title(fig, text:str, about:str, size:int=9):
     fig.tight_layout()
 
 # %% ../nbs/11_reproduce.ipynb #3dbcab6d
+def dtype_column(model, cfg:TaskConfig) -> dict:
+    "The `dtype` column of rows computed from `model` where the configuration chose a dtype: the one it ran in (float16 on a GPU without bfloat16)."
+    return {"dtype": dtype_name(model)} if cfg.dtype is not None else {}
+
 def profile_models(cfg:TaskConfig, runs, progress:bool=False) -> pd.DataFrame:
     "Layer profiles of every `(label, name, window)` in `cfg.models`, one model loaded at a time."
     frames = []
     for label, name, window in cfg.models:
         model, tok, kind = load_model(name, device=cfg.device, dtype=cfg.dtype)
         for kw in runs(kind):
-            frames.append(layer_profile(model, tok, window=window, model_name=label, progress=progress, **kw).assign(kind=kind))
+            frames.append(layer_profile(model, tok, window=window, model_name=label, progress=progress, **kw)
+                          .assign(kind=kind, **dtype_column(model, cfg)))
         del model
     return pd.concat(frames, ignore_index=True)
 

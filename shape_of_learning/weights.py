@@ -11,14 +11,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import torch
-from .models import model_kind, decoder_parts
+from pathlib import Path
+from .models import model_kind, decoder_parts, load_model, resolve_dtype, CheckpointFiles, OFFLINE_NAMES
 from .knn import as_matrix, square_safe
 
 # %% auto #0
 __all__ = ['SIGNS', 'ENCODER_NORMS', 'B_METRICS', 'NORM_METRICS', 'column_mean', 'gram', 'fix_signs', 'log_partition',
            'PartitionIsotropy', 'partition_isotropy', 'embedding_matrix', 'unembedding_matrix', 'tied_embeddings',
            'final_norm', 'norm_params', 'norm_stats', 'SVDProjection', 'svd_projection', 'plot_svd_projection',
-           'weight_table']
+           'weight_table', 'checkpoint_names', 'weight_parameters', 'load_skeleton']
 
 # %% ../nbs/05_weights.ipynb #cc966e04
 def _check_matrix(W, name="W"):
@@ -396,3 +397,66 @@ def weight_table(
     for k in NORM_METRICS:
         rows.append(dict(base, matrix="final_norm", metric=k, value=float(st[k]), center=None, signs=None, note=note))
     return pd.DataFrame(rows, columns=["model", "revision", "matrix", "metric", "value", "center", "signs", "note"])
+
+# %% ../nbs/05_weights.ipynb #54e46836
+def checkpoint_names(model, keys) -> dict:
+    "{model parameter name: checkpoint key} for checkpoint `keys`, renamed as `from_pretrained` renames them."
+    try:
+        from transformers.conversion_mapping import get_model_conversion_mapping
+        from transformers.core_model_loading import WeightRenaming
+        rules = [t for t in get_model_conversion_mapping(model) if type(t) is WeightRenaming]
+    except ImportError: rules = []                             # transformers 4: checkpoint keys are the model's names
+    params = {name for name, _ in model.named_parameters(remove_duplicate=False)}
+    prefix = model.base_model_prefix + "."
+    found = {}
+    for key in keys:
+        renamed = key
+        for rule in rules: renamed = rule.rename_source_key(renamed)[0]
+        for name in (renamed, renamed.removeprefix(prefix), prefix + renamed):
+            if name in params: found.setdefault(name, key); break
+    return found
+
+# %% ../nbs/05_weights.ipynb #860c64fd
+def weight_parameters(model) -> list:
+    "The parameters I(W) and the final norm read: the embedding, the unembedding (one object if tied) and the final norm's."
+    modules = [model.get_input_embeddings(), _output_embeddings(model), final_norm(model)]
+    params = [p for m in modules if m is not None for p in m.parameters(recurse=False)]
+    return list({id(p): p for p in params}.values())
+
+# %% ../nbs/05_weights.ipynb #0bba5ce4
+def load_skeleton(
+    name_or_path,               # Hub id or local folder (a .gguf file or an offline name: `load_model` loads it whole)
+    revision:str=None,          # Hub revision
+    dtype=None,                 # the tensors' dtype (default: as stored)
+    device=None,                # where they go (default CPU)
+    local_files_only:bool=False,
+):
+    "A model whose only tensors are the embedding, unembedding and final norm, read from the checkpoint's files: (model, kind, files)."
+    from transformers import AutoConfig, AutoModel, AutoModelForCausalLM
+    src = str(name_or_path)
+    if src.endswith(".gguf") or (src in OFFLINE_NAMES and not Path(src).exists()):
+        model, _, kind = load_model(src, revision=revision, dtype=dtype, device=device, tokenizer=False)
+        return model, kind, None
+    hub = {} if Path(src).expanduser().is_dir() else dict(revision=revision, local_files_only=local_files_only)
+    config = AutoConfig.from_pretrained(src, **hub)
+    kind = model_kind(config)
+    with torch.device("meta"): model = (AutoModelForCausalLM if kind == "decoder" else AutoModel).from_config(config)
+    files = CheckpointFiles(src, revision=revision if hub else None)
+    where = checkpoint_names(model, files.where)
+    holders = {}                                                # parameter id: [(module, attribute), ...] (tied: two)
+    for name, module in model.named_modules(remove_duplicate=False):
+        for attr, p in module.named_parameters(prefix="", recurse=False):
+            holders.setdefault(id(p), []).append((module, attr, f"{name}.{attr}" if name else attr))
+    for p in weight_parameters(model):
+        names = [n for _, _, n in holders[id(p)]]
+        key = next((where[n] for n in names if n in where), None)
+        if key is None:
+            raise KeyError(f"{files}: no checkpoint tensor for {names[0]} among its {len(files.where)} "
+                           f"({', '.join(list(files.where)[:3])}, ...)")
+        tensor = files.read([key])[key]
+        if tuple(tensor.shape) != tuple(p.shape):
+            raise ValueError(f"{files}: {key} has shape {tuple(tensor.shape)}, the model's {names[0]} {tuple(p.shape)}")
+        new = torch.nn.Parameter(tensor.to(device=device, dtype=resolve_dtype(dtype, device) or tensor.dtype), requires_grad=False)
+        for module, attr, _ in holders[id(p)]: setattr(module, attr, new)
+    model.config._name_or_path = src
+    return model.eval(), kind, files

@@ -13,7 +13,7 @@ from ..data import text_source
 from ..hidden import ProfileSpec, layer_profile
 from ..models import load_model
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
-from ..reproduce import TaskConfig, Task, register, run_task, title
+from ..reproduce import TaskConfig, Task, register, run_task, title, dtype_column
 
 # %% auto #0
 __all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'PROFILE_METRICS', 'AVGCOS_METRICS', 'PROFILES', 'AVGCOS',
@@ -50,7 +50,7 @@ def compute_profiles(cfg, progress=False, cache=None) -> dict:
         model, tok, kind = load_model(name, device=cfg.device, dtype=cfg.dtype)
         s = replace(spec, window=window, first=("drop", "keep") if kind == "decoder" else "drop")
         prof, out = layer_profile(model, tok, source, s, model_name=label, progress=progress, name_outliers=True)
-        profiles.append(prof.assign(kind=kind)); named.append(out.assign(kind=kind))
+        profiles.append(prof.assign(kind=kind, **dtype_column(model, cfg))); named.append(out.assign(kind=kind, **dtype_column(model, cfg)))
         del model
     out = {"profiles": pd.concat(profiles, ignore_index=True)}
     if sum(map(len, named)): out["outliers"] = pd.concat(named, ignore_index=True)   # none flagged: no table

@@ -14,7 +14,7 @@ from ..data import text_source
 from ..hidden import layer_names, layer_vectors
 from ..intrinsic_dim import id_scaling
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
-from ..reproduce import TaskConfig, Task, register, title
+from ..reproduce import TaskConfig, Task, register, title, dtype_column
 
 # %% auto #0
 __all__ = ['SCALES_CONFIGS', 'SCALES', 'ScalesConfig', 'depth_layers', 'compute_scales', 'plot_scales', 'scale_growth',
@@ -56,6 +56,7 @@ def compute_scales(cfg, progress=False, cache=None) -> dict:
             t.insert(3, "layer_name", names[layer]); t.insert(4, "depth", layer / (len(names) - 1))
             t["rank"] = t.n2 * t.n_points.max() / t.n_points   # the farthest neighbour's rank among all N distinct vectors
             t["n_tokens"], t["window"], t["source"] = len(X), window, source.name
+            t = t.assign(**dtype_column(model, cfg))
             frames.append(t)
         del model
     return {"scales": pd.concat(frames, ignore_index=True)}

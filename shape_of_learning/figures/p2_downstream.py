@@ -13,7 +13,7 @@ from ..anisotropy import average_cosine
 from ..data import labeled_texts
 from ..downstream import layer_features, stratified_folds, probe_accuracy
 from ..models import QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
-from ..reproduce import TaskConfig, Task, register, title
+from ..reproduce import TaskConfig, Task, register, title, dtype_column
 
 # %% auto #0
 __all__ = ['PROBE_CONFIGS', 'PROBES', 'ProbeConfig', 'compute_probes', 'plot_probes', 'probe_findings']
@@ -45,7 +45,8 @@ def compute_probes(cfg, progress=False, cache=None) -> dict:
             for l, (lname, X) in enumerate(zip(names, F)):
                 r = probe_accuracy(X, lt.labels, l2=1e-3, fold_ids=folds)
                 common = dict(model=label, kind=kind, task=lt.name, layer=l, layer_name=lname, n_texts=len(lt),
-                              n_classes=len(lt.classes), folds=5, seed=0, pooling="mean", special="drop", l2=1e-3, max_length=128)
+                              n_classes=len(lt.classes), folds=5, seed=0, pooling="mean", special="drop", l2=1e-3, max_length=128,
+                              **dtype_column(model, cfg))
                 rows.append(dict(common, metric="probe_accuracy", value=r.mean, std=r.std))
                 rows.append(dict(common, metric="avg_cos", value=average_cosine(X), std=0.0))
         del model

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 import numpy as np
 import pandas as pd
-from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
-from ..weights import weight_table, svd_projection, unembedding_matrix, embedding_matrix, SIGNS
-from ..reproduce import TaskConfig, Task, register, title
+from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
+from ..weights import weight_table, svd_projection, unembedding_matrix, embedding_matrix, SIGNS, load_skeleton
+from ..checkpoints import Checkpoint, evict_checkpoint
+from ..reproduce import TaskConfig, Task, register, title, dtype_column
 
 # %% auto #0
 __all__ = ['WEIGHTS_CONFIGS', 'WEIGHTS', 'WeightsConfig', 'compute_weights', 'plot_isotropy', 'plot_weights', 'weight_findings']
@@ -26,11 +27,11 @@ WEIGHTS_CONFIGS = {"offline": WeightsConfig("offline", OFFLINE_ABOUT), "quick": 
                    "paper": WeightsConfig("paper", "the Pythia suite (Hub)", device="cuda", models=PYTHIA_MODELS)}
 
 def compute_weights(cfg, progress=False, cache=None) -> dict:
-    "I(W) and final-norm rows of every model, and a 2D SVD projection of its unembedding (else embedding)."
+    "I(W) and final-norm rows of every model, and a 2D SVD projection of its unembedding (else embedding); only those tensors are read."
     tabs, projs = [], []
     for label, name, window in cfg.models:
-        model, _, kind = load_model(name, device=cfg.device, dtype=cfg.dtype, tokenizer=False)
-        tabs.append(weight_table(model, label, signs=SIGNS).assign(kind=kind))
+        model, kind, files = load_skeleton(name, device=cfg.device, dtype=cfg.dtype)
+        tabs.append(weight_table(model, label, signs=SIGNS).assign(kind=kind, **dtype_column(model, cfg)))
         try: W, matrix = unembedding_matrix(model), "unembedding"
         except ValueError: W, matrix = embedding_matrix(model), "embedding"
         idx = np.sort(np.random.default_rng(0).permutation(W.shape[0])[:4096])
@@ -40,6 +41,8 @@ def compute_weights(cfg, progress=False, cache=None) -> dict:
                                            sv2=p.coords[idx, 1].round(4), explained1=round(float(p.explained[0]), 6),
                                            explained2=round(float(p.explained[1]), 6))))
         del model
+        if files is not None and any(not f.endswith(".json") for f in files.downloaded):   # .bin files: downloaded whole
+            evict_checkpoint(Checkpoint(name))
     return {"weights": pd.concat(tabs, ignore_index=True), "svd_projection": pd.concat(projs, ignore_index=True)}
 
 WEIGHTS = register(Task("weights", "P2 Figs. 5-6, 8-10", ("weights", "svd_projection"), ("isotropy", "svd_projection"), WEIGHTS_CONFIGS,

@@ -86,7 +86,8 @@ def compute_d90(cfg, progress=False, cache=None) -> dict:
     label = "all-MiniLM-L6-v2" if cfg.model == "minilm" else cfg.model
     return {"d90": res.table.assign(model=label, task=" ".join(cfg.task), n_train=len(train["labels"]),
                                     n_test=len(test["labels"]), max_length=cfg.length,
-                                    **({"precision": f"{str(half).removeprefix('torch.')} autocast"} if half is not None else {}))}
+                                    **({"precision": f"{str(half).removeprefix('torch.')} autocast" if half is not None
+                                        else f"float32 ({cfg.dtype} autocast needs a GPU with {cfg.dtype})"} if cfg.dtype else {}))}
 
 D90_TASK = register(Task("d90", "P3 Fig. 1, Table 1", ("d90",), ("d90",), D90_CONFIGS, compute_d90,
                          lambda t, cfg: plot_d90(t, cfg), lambda t: d90_findings(t)))
