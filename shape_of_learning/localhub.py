@@ -42,9 +42,10 @@ class StandIn:
 # %% ../nbs/11b_localhub.ipynb #8e4b9b52
 FAMILIES = (  # (name pattern, model_type, context length, tokenizer class as on the Hub)
     (r"pythia", "gpt_neox", 2048, "GPTNeoXTokenizer"), (r"bloom", "bloom", None, "BloomTokenizer"),
-    (r"tinyllama|llama-2", "llama", 2048, "PreTrainedTokenizerFast"), (r"opt-", "opt", 2048, "GPT2Tokenizer"),
+    (r"tinyllama", "llama", 2048, "PreTrainedTokenizerFast"),
+    (r"llama-2", "llama", 4096, "PreTrainedTokenizerFast"), (r"opt-", "opt", 2048, "GPT2Tokenizer"),
     (r"gpt-j", "gptj", 2048, "GPT2Tokenizer"), (r"falcon", "falcon", 2048, "PreTrainedTokenizerFast"),
-    (r"albert", "albert", 512, "PreTrainedTokenizerFast"), (r"roberta", "roberta", 514, "RobertaTokenizer"),
+    (r"albert", "albert", 512, "PreTrainedTokenizerFast"), (r"electra", "electra", 512, "PreTrainedTokenizerFast"), (r"roberta", "roberta", 514, "RobertaTokenizer"),
     (r"bert", "bert", 512, "PreTrainedTokenizerFast"), (r"gpt2", "gpt2", 1024, "GPT2Tokenizer"))
 
 def family(repo:str) -> tuple:

@@ -190,6 +190,7 @@ def tiny_config(model_type:str, layers:int=2, d:int=16, heads:int=2, vocab:int=N
                   num_hidden_layers=layers, max_position_embeddings=128)
     special = dict(pad_token_id=0, bos_token_id=1, eos_token_id=2)
     kw = {"bert": common, "roberta": {**common, "max_position_embeddings": 130}, "albert": {**common, "embedding_size": d // 2},
+          "electra": {**common, "embedding_size": d},
           "distilbert": dict(vocab_size=V, dim=d, n_heads=heads, hidden_dim=2 * d, n_layers=layers, max_position_embeddings=128),
           "gpt2": dict(vocab_size=V, n_embd=d, n_head=heads, n_layer=layers, n_positions=128),
           "gptj": dict(vocab_size=V, n_embd=d, n_head=heads, n_layer=layers, n_positions=128, rotary_dim=4),

@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/p3_d90.html.
 
 # %% ../../nbs/figures/p3_d90.ipynb #c4a98fc0
 from __future__ import annotations
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import ClassVar
 import numpy as np
@@ -15,10 +15,12 @@ import torch
 from ..data import labeled_texts
 from ..models import minilm_path, quiet_transformers
 from ..subspace import encode, d90, D90
-from ..reproduce import TaskConfig, Task, register, title
+from ..reproduce import TaskConfig, Task, register, title, run_task
 
 # %% auto #0
-__all__ = ['D90_CONFIGS', 'D90_TASK', 'D90Config', 'task_data', 'compute_d90', 'd90_text', 'plot_d90', 'd90_findings']
+__all__ = ['D90_CONFIGS', 'D90_TASK', 'PAPER3_SIZES', 'D90_PARAMS_CONFIGS', 'D90_PARAMS', 'D90Config', 'task_data', 'compute_d90',
+           'd90_text', 'plot_d90', 'D90ParamsConfig', 'params_config', 'd90_params_row', 'compute_d90_params',
+           'plot_d90_params', 'd90_params_findings', 'd90_findings']
 
 # %% ../../nbs/figures/p3_d90.ipynb #c1cdbe9f
 @dataclass(frozen=True)
@@ -117,6 +119,65 @@ def plot_d90(t, cfg) -> dict:
     title(fig, f"Accuracy vs subspace dimension (paper 3, Fig. 1): {tab.model.iloc[0]}, {tab.task.iloc[0]}, "
                 f"{tab.n_train.iloc[0]} train / {tab.n_test.iloc[0]} test", cfg.about)
     return {"d90": fig}
+
+# %% ../../nbs/figures/p3_d90.ipynb #eef0cc33
+PAPER3_SIZES = ("google/electra-small-discriminator", "google-bert/bert-base-cased", "FacebookAI/roberta-base",
+                "google-bert/bert-large-cased", "FacebookAI/roberta-large")
+
+@dataclass(frozen=True)
+class D90ParamsConfig(D90Config):
+    "The d90 configuration run once per model (paper 3, Fig. 3)."
+    models: tuple = ("minilm",)                # Hub ids, folders, or "minilm"
+
+def params_config(base:D90Config, name:str, about:str, models:tuple) -> D90ParamsConfig:
+    "A `D90ParamsConfig` with every setting of a d90 configuration."
+    return D90ParamsConfig(**{f.name: getattr(base, f.name) for f in fields(D90Config)} | dict(name=name, about=about), models=models)
+
+D90_PARAMS_CONFIGS = {
+    "offline": params_config(D90_CONFIGS["offline"], "offline", D90_CONFIGS["offline"].about, ("minilm",)),
+    "paper": params_config(D90_CONFIGS["paper"], "paper", "five encoders from ELECTRA-small to RoBERTa-large on GLUE MRPC (Hub)",
+                           PAPER3_SIZES)}
+
+# %% ../../nbs/figures/p3_d90.ipynb #a1f3d901
+def d90_params_row(tab:pd.DataFrame) -> dict:
+    "One model's Fig. 3 point from its d90 table: the parameter count D, full fine-tuning, the target and d90 of each method."
+    r = D90.from_table(tab)
+    return dict(model=tab.model.iloc[0], D=int(tab.D.iloc[0]), full=r.full, target=r.target,
+                **{f"d90_{m}": r.d90.get(m, np.nan) for m in ("did", "said")},
+                **({"precision": tab.precision.iloc[0]} if "precision" in tab else {}))
+
+def compute_d90_params(cfg, progress=False, cache=None) -> dict:
+    "d90 of DID and SAID for every model of `cfg.models`, each the `d90` task's run (read from its cache when done)."
+    base = D90Config(**{f.name: getattr(cfg, f.name) for f in fields(D90Config)})
+    rows = [d90_params_row(run_task(D90_TASK, replace(base, model=name), cache=cache, progress=progress)[0]["d90"])
+            for name in cfg.models]
+    return {"d90_params": pd.DataFrame(rows)}
+
+# %% ../../nbs/figures/p3_d90.ipynb #b2e4c017
+def plot_d90_params(t, cfg) -> dict:
+    "Fig. 3: d90 of SAID and DID against the number of parameters, one labelled point per model (log-log)."
+    import matplotlib.pyplot as plt
+    pts = t["d90_params"]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for method, marker in (("said", "s"), ("did", "o")):
+        ax.plot(pts.D, pts[f"d90_{method}"], marker, label=method.upper())
+    for _, q in pts.iterrows():
+        if q.d90_said == q.d90_said: ax.annotate(q.model.rpartition("/")[2], (q.D, q.d90_said), fontsize=7)
+    ax.set(xscale="log", yscale="log", xlabel="parameters D", ylabel="d90"); ax.legend()
+    none = [m.rpartition("/")[2] for m, s in zip(pts.model, pts.d90_said) if s != s]
+    what = f"{len(pts)} models" + (f"; no SAID d90 reached: {', '.join(none)}" if none else "") if len(pts) > 1 else "one model only"
+    title(fig, f"d90 vs parameters (paper 3, Fig. 3): {what}", cfg.about)
+    return {"d90_params": fig}
+
+def d90_params_findings(t) -> list:
+    "SAID d90 of the smallest and the largest model."
+    pts = t["d90_params"].sort_values("D")
+    small, large = pts.iloc[0], pts.iloc[-1]
+    return [("P3 Fig. 3", f"SAID d90 from {small.model} ({small.D:,} parameters) to {large.model} ({large.D:,})",
+             f"{small.d90_said:.0f} -> {large.d90_said:.0f}" if len(pts) > 1 else f"{small.d90_said:.0f} (one model)")]
+
+D90_PARAMS = register(Task("d90_params", "P3 Fig. 3", ("d90_params",), ("d90_params",), D90_PARAMS_CONFIGS, compute_d90_params,
+                           lambda t, cfg: plot_d90_params(t, cfg), lambda t: d90_params_findings(t)))
 
 # %% ../../nbs/figures/p3_d90.ipynb #e04b2794
 def d90_findings(t) -> list:
