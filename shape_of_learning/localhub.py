@@ -464,6 +464,7 @@ def rehearse(tasks=None, out=None, root=None, n_tokens:int=None, progress:bool=T
     tasks = [get_task(t) for t in (hub_tasks() if tasks is None else tasks)]
     hub = LocalHub(root, progress=progress)
     shutil.rmtree(hub.hub_cache, ignore_errors=True)           # every checkpoint is downloaded again
+    shutil.rmtree(hub.root / "results", ignore_errors=True)    # and every table computed again, the runs a task reuses too
     kw = dict(out=out, cache=hub.root / "results", force=True, progress=progress, verbose=verbose)
     with hub:
         if n_tokens is None: res = reproduce(tasks, "rehearsal", **kw)

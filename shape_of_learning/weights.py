@@ -437,7 +437,10 @@ def load_skeleton(
     if src.endswith(".gguf") or (src in OFFLINE_NAMES and not Path(src).exists()):
         model, _, kind = load_model(src, revision=revision, dtype=dtype, device=device, tokenizer=False)
         return model, kind, None
-    hub = {} if Path(src).expanduser().is_dir() else dict(revision=revision, local_files_only=local_files_only)
+    hub = {} if Path(src).expanduser().is_dir() else dict(revision=revision)
+    if hub and local_files_only:                                # the Hub cache's snapshot, as a folder: no request at all
+        from huggingface_hub import snapshot_download
+        src, hub = snapshot_download(src, revision=revision, local_files_only=True), {}
     config = AutoConfig.from_pretrained(src, **hub)
     kind = model_kind(config)
     with torch.device("meta"): model = (AutoModelForCausalLM if kind == "decoder" else AutoModel).from_config(config)
@@ -458,5 +461,5 @@ def load_skeleton(
             raise ValueError(f"{files}: {key} has shape {tuple(tensor.shape)}, the model's {names[0]} {tuple(p.shape)}")
         new = torch.nn.Parameter(tensor.to(device=device, dtype=resolve_dtype(dtype, device) or tensor.dtype), requires_grad=False)
         for module, attr, _ in holders[id(p)]: setattr(module, attr, new)
-    model.config._name_or_path = src
+    model.config._name_or_path = str(name_or_path)
     return model.eval(), kind, files
