@@ -305,6 +305,7 @@ def enwik8_path(cache:Path=None, download:bool=True, url:str=None) -> Path:
     "Local enwik8.zip (or an unzipped `enwik8`) in the cache, downloaded once if missing (from `url`, $SOL_ENWIK8_URL or Mahoney's site)."
     url = url or os.environ.get("SOL_ENWIK8_URL") or ENWIK8_URL
     mirror = url != ENWIK8_URL                      # a mirror (the rehearsal's file server): its own cache folder, never the real file's
+    if cache is None and mirror and os.environ.get("SOL_ENWIK8_CACHE"): cache = os.environ["SOL_ENWIK8_CACHE"]   # a local Hub's
     cache = Path(cache) if cache is not None else sol_cache() / ("enwik8-mirrors/" + hashlib.sha256(url.encode()).hexdigest()[:12] if mirror else "")
     for p in (cache / "enwik8.zip", cache / "enwik8"):
         if p.is_file(): return p

@@ -299,8 +299,8 @@ def _byte_range(header:str, size:int):
     m = re.fullmatch(r"bytes=(\d*)-(\d*)", header.strip())
     if not m or not (m[1] or m[2]): return None
     if not m[1]: return max(size - int(m[2]), 0), size                    # bytes=-n: the last n
-    start = int(m[1])
-    return start, min(int(m[2]) + 1 if m[2] else size, size)
+    start, stop = int(m[1]), min(int(m[2]) + 1 if m[2] else size, size)
+    return (start, stop) if stop > start or start >= size else None     # b < a: not a valid range, the whole file
 
 def serve(config:str, mirror:str, logs:str):
     "Run olah on `config` (TOML) with the Hub's answers where olah's mirror mode differs (see the notes above)."
@@ -420,7 +420,8 @@ class LocalHub:
         except BaseException: self._stop(); raise
         self.env = {"HF_ENDPOINT": self.endpoint, "HF_HUB_CACHE": str(self.hub_cache), "HF_DATASETS_CACHE":
                     str(self.root / "hf-cache" / "datasets"), "HF_HUB_DISABLE_XET": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
-                    "SOL_ENWIK8_URL": f"{self.files_url}/enwik8.zip", "SOL_LOCAL_HUB": self.endpoint}
+                    "SOL_ENWIK8_URL": f"{self.files_url}/enwik8.zip", "SOL_ENWIK8_CACHE": str(self.root / "enwik8-cache"),
+                    "SOL_LOCAL_HUB": self.endpoint}
         self.saved_env = {k: os.environ.get(k) for k in self.env}
         os.environ.update(self.env)
         self.saved = point_clients(self.endpoint, self.env["HF_HUB_CACHE"], self.env["HF_DATASETS_CACHE"])
@@ -465,6 +466,7 @@ def rehearse(tasks=None, out=None, root=None, n_tokens:int=None, progress:bool=T
     hub = LocalHub(root, progress=progress)
     shutil.rmtree(hub.hub_cache, ignore_errors=True)           # every checkpoint is downloaded again
     shutil.rmtree(hub.root / "results", ignore_errors=True)    # and every table computed again, the runs a task reuses too
+    shutil.rmtree(hub.root / "enwik8-cache", ignore_errors=True)
     kw = dict(out=out, cache=hub.root / "results", force=True, progress=progress, verbose=verbose)
     with hub:
         if n_tokens is None: res = reproduce(tasks, "rehearsal", **kw)

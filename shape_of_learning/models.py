@@ -291,12 +291,13 @@ def _range(self:CheckpointFiles, name:str, start:int, stop:int) -> bytes:
     "Bytes [start, stop) of a Hub file by an HTTP range request (NoRanges if the server sends the whole file)."
     from huggingface_hub import get_session, hf_hub_url
     from huggingface_hub.utils import build_hf_headers, hf_raise_for_status
-    headers = {**build_hf_headers(), "Range": f"bytes={start}-{stop - 1}"}
-    with get_session().stream("GET", hf_hub_url(self.src, name, revision=self.revision), headers=headers,
-                              follow_redirects=True) as r:
+    url, headers, session = hf_hub_url(self.src, name, revision=self.revision), {**build_hf_headers(), "Range": f"bytes={start}-{stop - 1}"}, get_session()
+    httpx = callable(getattr(session, "stream", None))         # huggingface_hub >= 1 (httpx); 0.x gives a requests.Session
+    with (session.stream("GET", url, headers=headers, follow_redirects=True) if httpx else
+          session.get(url, headers=headers, stream=True, allow_redirects=True)) as r:
         hf_raise_for_status(r)
         if r.status_code != 206: raise NoRanges(f"{self}: {name} was sent whole for a range request")
-        data = r.read()
+        data = r.read() if httpx else r.content
     self.bytes_read += len(data)
     return data
 
@@ -325,7 +326,10 @@ def _names(self:CheckpointFiles, name:str) -> list:
 def _state(self:CheckpointFiles, name:str) -> dict:
     "A .bin file's state dict, memory-mapped (read once)."
     if name not in self._states:
-        self._states[name] = torch.load(self._path(name), map_location="cpu", mmap=True, weights_only=True)
+        try: self._states[name] = torch.load(self._path(name), map_location="cpu", mmap=True, weights_only=True)
+        except RuntimeError as e:                              # the legacy (pre-zip) format cannot be memory-mapped
+            if "mmap" not in str(e): raise
+            self._states[name] = torch.load(self._path(name), map_location="cpu", weights_only=True)
     return self._states[name]
 
 # %% ../nbs/04_models.ipynb #6939607e
@@ -350,6 +354,8 @@ def _tensor(self:CheckpointFiles, file:str, name:str) -> torch.Tensor:
         begin, end = info["data_offsets"]
         data = self._range(file, start + begin, start + end) if end > begin else b""
     except NoRanges: self._path(file); return self._tensor(file, name)
+    if info["dtype"] not in SAFETENSORS_DTYPES:
+        raise ValueError(f"{self}: {name} in {file} is {info['dtype']}, which is not read here (have {sorted(SAFETENSORS_DTYPES)})")
     dtype = SAFETENSORS_DTYPES[info["dtype"]]
     return torch.frombuffer(bytearray(data), dtype=dtype).reshape(info["shape"]) if data else torch.empty(info["shape"], dtype=dtype)
 

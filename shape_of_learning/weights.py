@@ -444,7 +444,11 @@ def load_skeleton(
     config = AutoConfig.from_pretrained(src, **hub)
     kind = model_kind(config)
     with torch.device("meta"): model = (AutoModelForCausalLM if kind == "decoder" else AutoModel).from_config(config)
-    files = CheckpointFiles(src, revision=revision if hub else None)
+    try: files = CheckpointFiles(src, revision=revision if hub else None)
+    except FileNotFoundError:
+        if not local_files_only: raise
+        raise FileNotFoundError(f"{name_or_path}: its weights are not in the Hub cache (load_skeleton reads them by range "
+                                "requests, which cache nothing); run without local_files_only where the Hub is reachable") from None
     where = checkpoint_names(model, files.where)
     holders = {}                                                # parameter id: [(module, attribute), ...] (tied: two)
     for name, module in model.named_modules(remove_duplicate=False):
