@@ -441,7 +441,7 @@ def run_job(ck:Checkpoint, measure, store, keep_files:bool=True) -> int:
     if not todo: return 0
     model, tok, _ = load_model(ck.model, revision=ck.revision, **{k: v for k, v in todo[0].load.items() if v is not None},
                                tokenizer=ck.tokenizer or True)
-    rows = 0
+    rows, failed = 0, True
     try:
         for m in todo:
             df = m(model, tok, ck)
@@ -451,11 +451,16 @@ def run_job(ck:Checkpoint, measure, store, keep_files:bool=True) -> int:
                 df["dtype"] = dtype_name(model)                    # what was asked may be overridden (no bfloat16 on a T4)
             store.write(_key(ck, m), df)
             rows += len(df)
+        failed = False
     finally:
         alive = weakref.ref(model); del model
         if alive() is not None: gc.collect()             # held in a cycle (a traceback's frames): a full collection frees it
         if torch.cuda.is_available(): torch.cuda.empty_cache()
-        if not keep_files: evict_checkpoint(ck)          # every measure is stored (or failed): the download is not needed
+        if not keep_files:                               # every measure is stored (or failed): the download is not needed
+            try: evict_checkpoint(ck)
+            except Exception as e:                       # never in place of the measure's own error
+                if not failed: raise
+                warnings.warn(f"{ck.name}: its download was not removed from the Hub cache ({type(e).__name__}: {e})")
     return rows
 
 SWEEP_CHECKS = ("fingerprint", "duplicate_of")     # the columns `sweep` adds to every row when it verifies

@@ -410,21 +410,21 @@ class LocalHub:
         code = f"from shape_of_learning.localhub import serve; serve({str(cfg)!r}, {str(self.root / 'mirror')!r}, {str(run / 'logs')!r})"
         with open(self.log, "w") as log:
             self.proc = subprocess.Popen([sys.executable, "-c", code], stdout=log, stderr=subprocess.STDOUT, cwd=run)
-        handler = partial(_QuietFiles, directory=str(self.root / "files"))
-        self.files = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=self.files.serve_forever, daemon=True).start()
-        self.files_url = f"http://127.0.0.1:{self.files.server_address[1]}"
-        try:
+        try:                                                   # any failure from here on stops both servers, restores all
+            handler = partial(_QuietFiles, directory=str(self.root / "files"))
+            self.files = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+            threading.Thread(target=self.files.serve_forever, daemon=True).start()
+            self.files_url = f"http://127.0.0.1:{self.files.server_address[1]}"
             first = next(s for s in self.standins if not s.dataset) if self.standins else None
             self._wait(f"{self.endpoint}/api/models/{first.repo}/refs" if first else f"{self.endpoint}/api/whoami-v2")
-        except BaseException: self._stop(); raise
-        self.env = {"HF_ENDPOINT": self.endpoint, "HF_HUB_CACHE": str(self.hub_cache), "HF_DATASETS_CACHE":
-                    str(self.root / "hf-cache" / "datasets"), "HF_HUB_DISABLE_XET": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
-                    "SOL_ENWIK8_URL": f"{self.files_url}/enwik8.zip", "SOL_ENWIK8_CACHE": str(self.root / "enwik8-cache"),
-                    "SOL_LOCAL_HUB": self.endpoint}
-        self.saved_env = {k: os.environ.get(k) for k in self.env}
-        os.environ.update(self.env)
-        self.saved = point_clients(self.endpoint, self.env["HF_HUB_CACHE"], self.env["HF_DATASETS_CACHE"])
+            self.env = {"HF_ENDPOINT": self.endpoint, "HF_HUB_CACHE": str(self.hub_cache), "HF_DATASETS_CACHE":
+                        str(self.root / "hf-cache" / "datasets"), "HF_HUB_DISABLE_XET": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
+                        "SOL_ENWIK8_URL": f"{self.files_url}/enwik8.zip", "SOL_ENWIK8_CACHE": str(self.root / "enwik8-cache"),
+                        "SOL_LOCAL_HUB": self.endpoint}
+            self.saved_env = {k: os.environ.get(k) for k in self.env}
+            os.environ.update(self.env)
+            self.saved = point_clients(self.endpoint, self.env["HF_HUB_CACHE"], self.env["HF_DATASETS_CACHE"])
+        except BaseException: self.__exit__(None, None, None); raise
         return self
 
     def _stop(self):
