@@ -449,7 +449,7 @@ def load_skeleton(
         if not local_files_only: raise
         raise FileNotFoundError(f"{name_or_path}: its weights are not in the Hub cache (load_skeleton reads them by range "
                                 "requests, which cache nothing); run without local_files_only where the Hub is reachable") from None
-    where = checkpoint_names(model, files.where)
+    where, want = checkpoint_names(model, files.where), resolve_dtype(dtype, device)
     holders = {}                                                # parameter id: [(module, attribute), ...] (tied: two)
     for name, module in model.named_modules(remove_duplicate=False):
         for attr, p in module.named_parameters(prefix="", recurse=False):
@@ -463,7 +463,7 @@ def load_skeleton(
         tensor = files.read([key])[key]
         if tuple(tensor.shape) != tuple(p.shape):
             raise ValueError(f"{files}: {key} has shape {tuple(tensor.shape)}, the model's {names[0]} {tuple(p.shape)}")
-        new = torch.nn.Parameter(tensor.to(device=device, dtype=resolve_dtype(dtype, device) or tensor.dtype), requires_grad=False)
+        new = torch.nn.Parameter(tensor.to(device=device, dtype=want or tensor.dtype), requires_grad=False)
         for module, attr, _ in holders[id(p)]: setattr(module, attr, new)
     model.config._name_or_path = str(name_or_path)
     return model.eval(), kind, files

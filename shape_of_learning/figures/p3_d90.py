@@ -19,8 +19,8 @@ from ..reproduce import TaskConfig, Task, register, title, run_task
 
 # %% auto #0
 __all__ = ['D90_CONFIGS', 'D90_TASK', 'PAPER3_SIZES', 'D90_PARAMS_CONFIGS', 'D90_PARAMS', 'D90Config', 'task_data', 'compute_d90',
-           'd90_text', 'plot_d90', 'D90ParamsConfig', 'params_config', 'd90_params_row', 'compute_d90_params',
-           'plot_d90_params', 'd90_params_findings', 'd90_findings']
+           'd90_text', 'plot_d90', 'D90ParamsConfig', 'd90_settings', 'params_config', 'd90_params_row',
+           'compute_d90_params', 'plot_d90_params', 'd90_params_findings', 'd90_findings']
 
 # %% ../../nbs/figures/p3_d90.ipynb #c1cdbe9f
 @dataclass(frozen=True)
@@ -129,9 +129,13 @@ class D90ParamsConfig(D90Config):
     "The d90 configuration run once per model (paper 3, Fig. 3)."
     models: tuple = ("minilm",)                # Hub ids, folders, or "minilm"
 
+def d90_settings(cfg) -> dict:
+    "The fields of a `D90Config` that `cfg` (a D90Config or a subclass) holds."
+    return {f.name: getattr(cfg, f.name) for f in fields(D90Config)}
+
 def params_config(base:D90Config, name:str, about:str, models:tuple) -> D90ParamsConfig:
     "A `D90ParamsConfig` with every setting of a d90 configuration."
-    return D90ParamsConfig(**{f.name: getattr(base, f.name) for f in fields(D90Config)} | dict(name=name, about=about), models=models)
+    return D90ParamsConfig(**d90_settings(base) | dict(name=name, about=about), models=models)
 
 D90_PARAMS_CONFIGS = {
     "offline": params_config(D90_CONFIGS["offline"], "offline", D90_CONFIGS["offline"].about, ("minilm",)),
@@ -148,7 +152,7 @@ def d90_params_row(tab:pd.DataFrame) -> dict:
 
 def compute_d90_params(cfg, progress=False, cache=None) -> dict:
     "d90 of DID and SAID for every model of `cfg.models`, each the `d90` task's run (read from its cache when done)."
-    base = D90Config(**{f.name: getattr(cfg, f.name) for f in fields(D90Config)})
+    base = D90Config(**d90_settings(cfg))
     rows = [d90_params_row(run_task(D90_TASK, replace(base, model=name), cache=cache, progress=progress)[0]["d90"])
             for name in cfg.models]
     return {"d90_params": pd.DataFrame(rows)}
