@@ -25,7 +25,7 @@ __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIG
            'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series', 'series', 'job_key',
            'atomic_write', 'ResultStore', 'weight_files', 'weights_fingerprint', 'hub_fingerprint',
            'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'Measure', 'profile_measure', 'measures',
-           'evict_checkpoint', 'run_job', 'sweep']
+           'evict_checkpoint', 'tokenizer_key', 'run_job', 'sweep']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -434,13 +434,30 @@ def evict_checkpoint(ck:Checkpoint, cache_dir=None) -> int:
     strategy.execute()
     return strategy.expected_freed_size
 
-def run_job(ck:Checkpoint, measure, store, keep_files:bool=True) -> int:
+WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".pth", ".h5", ".msgpack", ".onnx", ".ot")   # no tokenizer reads them
+
+def tokenizer_key(ck:Checkpoint, api=None):
+    "What a Hub checkpoint's tokenizer is built from (the git blob of every file but the weights), or None where unknown."
+    if ck.tokenizer is not None: return ("from", ck.tokenizer)       # another repository's: the same for the whole series
+    if Path(ck.model).exists(): return None
+    try:
+        from huggingface_hub import HfApi
+        tree = (api or HfApi()).list_repo_tree(ck.model, revision=ck.revision, recursive=True)
+        files = tuple(sorted((f.path, f.blob_id) for f in tree if hasattr(f, "blob_id") and not f.path.endswith(WEIGHT_SUFFIXES)))
+    except Exception: return None                                    # then load_model says what is wrong
+    return (ck.model, files) if files and all(b for _, b in files) else None
+
+def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict=None) -> int:
     "Load one checkpoint once, run every measure not yet stored, store each one's rows; rows written (0 if all were done)."
     store = store if isinstance(store, ResultStore) else ResultStore(store)
     todo = [m for m in measures(measure) if not store.done(_key(ck, m))]
     if not todo: return 0
+    key = tokenizer_key(ck) if tokenizers is not None else None       # `tokenizers`: {key: tokenizer} kept by a sweep
     model, tok, _ = load_model(ck.model, revision=ck.revision, **{k: v for k, v in todo[0].load.items() if v is not None},
-                               tokenizer=ck.tokenizer or True)
+                               tokenizer=tokenizers.get(key, ck.tokenizer or True) if key is not None else ck.tokenizer or True)
+    if key is not None:
+        if key not in tokenizers and len(tokenizers) >= 4: tokenizers.pop(next(iter(tokenizers)))
+        tokenizers[key] = tok
     rows, failed = 0, True
     try:
         for m in todo:
@@ -505,9 +522,10 @@ def sweep(
         from tqdm.auto import tqdm
         bar = tqdm(total=len(checkpoints), initial=len(checkpoints) - len(todo), desc=f"sweep {measure.name}", unit="ckpt", leave=False)
     if executor is None:
+        tokenizers = {}                                  # one tokenizer per distinct set of tokenizer files
         for ck in todo:
             if bar is not None: bar.set_postfix_str(ck.name[-40:])
-            run_job(ck, ms, store, keep_files)
+            run_job(ck, ms, store, keep_files, tokenizers)
             if bar is not None: bar.update()
     elif executor == "ray":
         import ray

@@ -107,7 +107,7 @@ def sol_reproduce(
                             # (paper's configurations against stand-ins on a local Hub that this command starts and stops)
     quick:bool=False,       # the same as --config quick
     out:str=None,           # figures go to OUT/, tables to OUT/data/, named {config}_* (default: the checkout's figures/)
-    tasks:str=None,         # comma-separated: profiles,cosine,avgcos,weights,probes,training,d90 (default: all), study, scales, d90_pretraining
+    tasks:str=None,         # comma-separated: profiles,cosine,avgcos,weights,probes,training,d90 (default: all), study, scales, d90_params, d90_pretraining, probe_series
     force:bool=False,       # recompute the tasks' tables (finished sweep jobs, keyed by checkpoint content, are reused)
     cache:str=None,         # results cache (default: data.sol_cache()/reproduce)
     demo_only:bool=False,   # only the metric-core demo on point clouds with known answers

@@ -201,6 +201,7 @@ def probe_profile(
     model, tokenizer,              # from `models.load_model`
     labeled,                       # a data.LabeledTexts
     folds:int=5, seed:int=0, l2:float=1e-3,   # the probe (see probe_accuracy)
+    tol:float=1e-9, max_iter:int=1000,        # when L-BFGS stops (see probe_accuracy)
     pooling:str="mean", special:str="drop", max_length:int=128, batch_size:int=32, layers=None,  # see layer_features
     device=None,                   # forward passes and probe fits run here
     model_name:str=None,           # recorded in the rows (default: the model's name_or_path)
@@ -216,7 +217,7 @@ def probe_profile(
     dev = next(model.parameters()).device
     rows = []
     for l, X in zip(sel, F):
-        r = probe_accuracy(X, labeled.labels, l2=l2, fold_ids=f, device=dev)
+        r = probe_accuracy(X, labeled.labels, l2=l2, fold_ids=f, device=dev, tol=tol, max_iter=max_iter)
         rows.append(dict(layer=l, layer_name=names[l], metric="probe_accuracy", value=r.mean, std=r.std))
     df = pd.DataFrame(rows)
     meta = dict(model=model_name or getattr(model.config, "name_or_path", "") or type(model).__name__,

@@ -24,10 +24,10 @@ from .figures import TASKS, SLOW_TASKS
 
 # %% auto #0
 __all__ = ['FAMILIES', 'BLOOM_BRANCHES', 'HUB_DUPLICATES', 'LFS_SUFFIXES', 'STANDIN_VOCAB', 'STANDIN_WIDTH', 'SPECIAL_TOKENS',
-           'DATASET_FILES', 'STANDIN_VERSION', 'StandIn', 'family', 'config_repos', 'paper_standins', 'lfs_pointer',
-           'commit_files', 'standin_tokenizer', 'standin_model_files', 'pile_files', 'glue_files', 'build_standin',
-           'enwik8_standin', 'build_hub', 'serve', 'free_port', 'point_clients', 'restore_clients', 'LocalHub',
-           'hub_tasks', 'capped', 'rehearse']
+           'TREC_COARSE', 'DATASET_FILES', 'STANDIN_VERSION', 'StandIn', 'family', 'config_repos', 'paper_standins',
+           'lfs_pointer', 'branch_name', 'commit_files', 'standin_tokenizer', 'standin_model_files', 'pile_files',
+           'glue_files', 'sst2_files', 'trec_files', 'build_standin', 'enwik8_standin', 'build_hub', 'serve',
+           'free_port', 'point_clients', 'restore_clients', 'LocalHub', 'hub_tasks', 'capped', 'rehearse']
 
 # %% ../nbs/11b_localhub.ipynb #f67e2609
 @dataclass(frozen=True)
@@ -81,13 +81,16 @@ def config_repos(cfg) -> tuple:
     for m in getattr(cfg, "models", ()) or ():                     # (label, name, window) entries, or names
         name = m[1] if isinstance(m, tuple) and len(m) > 1 else m
         if isinstance(name, str): add(name)
-    for _, spec, _ in getattr(cfg, "runs", ()) or ():
+    for run in getattr(cfg, "runs", ()) or ():                     # (label, series spec[, window]) entries
+        spec = run[1]
         if spec.startswith("trained:"): continue
         for repo, revs in _series_repos(spec).items(): add(repo, revs)
     model = getattr(cfg, "model", None)
     if isinstance(model, str) and "/" in model: add(model)
     for s in tuple(getattr(cfg, "sources", ()) or ()) + (getattr(cfg, "source", None),):
         if isinstance(s, str) and s.startswith("hf:"): datasets.add(s[3:].partition(":")[0])
+    for s in getattr(cfg, "sets", ()) or ():                       # ProbeSet entries: Hub datasets have an org
+        if "/" in getattr(s, "source", ""): datasets.add(s.source)
     task = getattr(cfg, "task", None)
     if isinstance(task, tuple) and task and task[0].startswith("glue/"): datasets.add("nyu-mll/glue")
     return {k: v for k, v in models.items() if "/" in k}, datasets
@@ -122,8 +125,13 @@ def lfs_pointer(data:bytes) -> bytes:
     "The Git LFS pointer of a file's bytes."
     return f"version https://git-lfs.github.com/spec/v1\noid sha256:{hashlib.sha256(data).hexdigest()}\nsize {len(data)}\n".encode()
 
+def branch_name(revision:str) -> str:
+    "The stand-in branch of a Hub revision: one with slashes (`refs/convert/parquet`) has them as `--`, which olah's routes need."
+    return revision.replace("/", "--")
+
 def commit_files(repo:Path, branch:str, files:dict):
-    "Commit `{path: bytes}` as the whole tree of `branch` (created or replaced); large formats go to Git LFS."
+    "Commit `{path: bytes}` as the whole tree of the Hub revision `branch` (created or replaced); large formats go to Git LFS."
+    branch = branch_name(branch)
     index = repo / ".git" / f"index-{branch}"
     for path, data in sorted(files.items()):
         if Path(path).suffix in LFS_SUFFIXES:
@@ -230,10 +238,45 @@ def glue_files(sizes:dict=None, seed:int=0) -> dict:
     files["README.md"] = ("\n".join(card + ["---", "# GLUE (stand-in: MRPC with synthetic sentence pairs)"]) + "\n").encode()
     return files
 
-DATASET_FILES = {"monology/pile-uncopyrighted": pile_files, "nyu-mll/glue": glue_files}
+def _parquet(columns:dict, features) -> bytes:
+    import datasets
+    buf = io.BytesIO(); datasets.Dataset.from_dict(columns, features=features).to_parquet(buf)
+    return buf.getvalue()
+
+def sst2_files(sizes:dict=None, seed:int=0) -> dict:
+    "SST-2's layout (data/{split}-00000-of-00001.parquet: idx, sentence, label) with synthetic sentences."
+    import datasets
+    rng = np.random.default_rng(seed)
+    features = datasets.Features(idx=datasets.Value("int32"), sentence=datasets.Value("string"),
+                                 label=datasets.ClassLabel(names=["negative", "positive"]))
+    files = {f"data/{split}-00000-of-00001.parquet": _parquet(dict(idx=list(range(n)), sentence=_sentences(rng, n),
+                                                                   label=rng.integers(0, 2, n).tolist()), features)
+             for split, n in (sizes or {"train": 200, "validation": 64, "test": 64}).items()}
+    files["README.md"] = b"# SST-2 (stand-in: synthetic sentences in the real layout)\n"
+    return files
+
+TREC_COARSE = ["ABBR", "ENTY", "DESC", "HUM", "LOC", "NUM"]
+
+def trec_files(sizes:dict=None, seed:int=0) -> dict:
+    "{revision: files}: CogComp/trec's loading script on main (which `datasets` 4 refuses) and its parquet conversion."
+    import datasets
+    rng = np.random.default_rng(seed)
+    fine = [f"{c}:other" for c in TREC_COARSE]
+    features = datasets.Features(text=datasets.Value("string"), coarse_label=datasets.ClassLabel(names=TREC_COARSE),
+                                 fine_label=datasets.ClassLabel(names=fine))
+    parquet = {}
+    for split, n in (sizes or {"train": 240, "test": 60}).items():
+        coarse = rng.integers(0, len(TREC_COARSE), n).tolist()
+        parquet[f"default/{split}/0000.parquet"] = _parquet(dict(text=[s.rstrip(".") + " ?" for s in _sentences(rng, n, 8)],
+                                                                 coarse_label=coarse, fine_label=coarse), features)
+    script = b"# TREC question classification: a `datasets` loading script (stand-in)\nimport datasets\n"
+    return {"main": {"trec.py": script, "README.md": b"# TREC (stand-in)\n"}, "refs/convert/parquet": parquet}
+
+DATASET_FILES = {"monology/pile-uncopyrighted": pile_files, "nyu-mll/glue": glue_files, "stanfordnlp/sst2": sst2_files,
+                 "CogComp/trec": trec_files}    # a function's {path: bytes} is main; {revision: {path: bytes}} names branches
 
 # %% ../nbs/11b_localhub.ipynb #93a84925
-STANDIN_VERSION = 4        # bump when the stand-ins' content changes
+STANDIN_VERSION = 5        # bump when the stand-ins' content changes
 
 def build_standin(root:Path, s:StandIn) -> Path:
     "The git repository of one stand-in under `root` (built, or kept when its record matches)."
@@ -246,7 +289,9 @@ def build_standin(root:Path, s:StandIn) -> Path:
     _git(repo, "init", "-q", "-b", "main")
     if s.dataset:
         if s.repo not in DATASET_FILES: raise ValueError(f"no stand-in dataset for {s.repo!r}; add it to localhub.DATASET_FILES")
-        commit_files(repo, "main", DATASET_FILES[s.repo]())
+        files = DATASET_FILES[s.repo]()
+        branches = files if all(isinstance(v, dict) for v in files.values()) else {"main": files}
+        for rev, content in branches.items(): commit_files(repo, rev, content)
     else:
         same, built = dict(s.same), {}
         for rev in s.revisions:                         # main first: duplicates may serve its weights
@@ -317,7 +362,11 @@ def serve(config:str, mirror:str, logs:str):
 
     @server.app.middleware("http")
     async def as_the_hub(request, call_next):
-        kind, repo, what, revision = _hub_path(request.url.path)
+        for part in request.scope.get("raw_path", b"").decode().split("/"):   # refs%2Fconvert%2Fparquet: one revision
+            if "%2f" in part.lower():
+                name = unquote(part)
+                request.scope["path"] = request.scope["path"].replace(name, branch_name(name))
+        kind, repo, what, revision = _hub_path(request.scope["path"])
         folder = Path(mirror) / kind / repo if repo else None
         if what == "info" and folder.is_dir():                   # model_info(repo) without a revision: main
             request.scope["path"] = request.scope["path"].rstrip("/") + "/revision/main"
@@ -415,8 +464,9 @@ class LocalHub:
             self.files = ThreadingHTTPServer(("127.0.0.1", 0), handler)
             threading.Thread(target=self.files.serve_forever, daemon=True).start()
             self.files_url = f"http://127.0.0.1:{self.files.server_address[1]}"
-            first = next(s for s in self.standins if not s.dataset) if self.standins else None
-            self._wait(f"{self.endpoint}/api/models/{first.repo}/refs" if first else f"{self.endpoint}/api/whoami-v2")
+            first = self.standins[0] if self.standins else None
+            self._wait(f"{self.endpoint}/api/{'datasets' if first.dataset else 'models'}/{first.repo}/refs" if first
+                       else f"{self.endpoint}/api/whoami-v2")
             self.env = {"HF_ENDPOINT": self.endpoint, "HF_HUB_CACHE": str(self.hub_cache), "HF_DATASETS_CACHE":
                         str(self.root / "hf-cache" / "datasets"), "HF_HUB_DISABLE_XET": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
                         "SOL_ENWIK8_URL": f"{self.files_url}/enwik8.zip", "SOL_ENWIK8_CACHE": str(self.root / "enwik8-cache"),

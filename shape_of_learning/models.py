@@ -108,7 +108,8 @@ def load_model(
     dtype=None,                    # torch dtype or its name ('bfloat16'); default: as stored (float32 for GGUF)
     device=None,                   # where to put the model; default CPU
     tokenizer=True,                # also load the tokenizer; or where to load it from (repo id or folder), e.g.
-                                   # the final BLOOM repo for its intermediate checkpoints, which have none
+                                   # the final BLOOM repo for its intermediate checkpoints, which have none; or a
+                                   # tokenizer object, used as it is
     local_files_only:bool=False,   # never contact the Hub (use the local cache only)
     **kwargs,                      # passed to from_pretrained (e.g. trust_remote_code)
 ):
@@ -147,7 +148,8 @@ def load_model(
             t = Path(tokenizer).expanduser()
             tok = AutoTokenizer.from_pretrained(str(t) if t.exists() else str(tokenizer),
                                                 **({} if t.exists() else dict(local_files_only=local_files_only)))
-        else: tok = AutoTokenizer.from_pretrained(src, **hub, **extra) if tokenizer else None
+        elif tokenizer is True: tok = AutoTokenizer.from_pretrained(src, **hub, **extra)
+        else: tok = tokenizer or None                  # one already loaded (a sweep reuses it), or none
     except (OSError, EnvironmentError) as e:
         if p.exists(): raise
         where = f"{src}" + (f" at revision {revision!r}" if revision else "")

@@ -6,17 +6,27 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/p2_downstrea
 
 # %% ../../nbs/figures/p2_downstream.ipynb #9095c4a3
 from __future__ import annotations
-from dataclasses import dataclass
+import hashlib, json
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
 from typing import ClassVar
+import numpy as np
 import pandas as pd
 from ..anisotropy import average_cosine
-from ..data import labeled_texts
-from ..downstream import layer_features, stratified_folds, probe_accuracy
+from ..checkpoints import Measure, sweep, SWEEP_CHECKS
+from ..data import LabeledTexts, labeled_texts, sol_cache
+from ..downstream import layer_features, stratified_folds, probe_accuracy, probe_profile, isotropy_correlation
 from ..models import QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
 from ..reproduce import TaskConfig, Task, register, title, dtype_column
+from ..weights import partition_isotropy, unembedding_matrix
+from .training import run_checkpoints
 
 # %% auto #0
-__all__ = ['PROBE_CONFIGS', 'PROBES', 'ProbeConfig', 'compute_probes', 'plot_probes', 'probe_findings']
+__all__ = ['PROBE_CONFIGS', 'PROBES', 'OFFLINE_SETS', 'PAPER_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES', 'ProbeConfig',
+           'compute_probes', 'plot_probes', 'ProbeSet', 'ProbeSeriesConfig', 'series_rows', 'texts_fingerprint',
+           'compute_probe_series', 'series_correlations', 'plot_probe_series', 'probe_series_findings',
+           'probe_findings']
 
 # %% ../../nbs/figures/p2_downstream.ipynb #43a0901d
 @dataclass(frozen=True)
@@ -26,11 +36,13 @@ class ProbeConfig(TaskConfig):
     topics: tuple = ("Arts", "Biology and health sciences", "Geography", "Mathematics")
     per_class: int = 100            # wiki-topics texts per topic
     polarity: bool = True           # also the 200 polarity sentences
+    tol: float = 1e-9               # L-BFGS gradient tolerance of the probes (the paper's: 1e-6, see the series section)
     positive: ClassVar[tuple] = ("per_class",)
 
 PROBE_CONFIGS = {"offline": ProbeConfig("offline", QUICK_ABOUT),
                  "quick": ProbeConfig("quick", QUICK_ABOUT, per_class=8, polarity=False),
-                 "paper": ProbeConfig("paper", "Pythia 70M-2.8B (Hub)", device="cuda", dtype="bfloat16", models=PYTHIA_MODELS[:6])}
+                 "paper": ProbeConfig("paper", "Pythia 70M-2.8B (Hub)", device="cuda", dtype="bfloat16", models=PYTHIA_MODELS[:6],
+                                     tol=1e-6)}
 
 def compute_probes(cfg, progress=False, cache=None) -> dict:
     "5-fold linear-probe accuracy and the average cosine of the pooled features, per model, task and layer."
@@ -43,7 +55,7 @@ def compute_probes(cfg, progress=False, cache=None) -> dict:
             names, F = layer_features(model, tok, lt.texts, max_length=128, batch_size=16, progress=progress)
             folds = stratified_folds(lt.labels, 5, 0)
             for l, (lname, X) in enumerate(zip(names, F)):
-                r = probe_accuracy(X, lt.labels, l2=1e-3, fold_ids=folds)
+                r = probe_accuracy(X, lt.labels, l2=1e-3, fold_ids=folds, tol=cfg.tol)
                 common = dict(model=label, kind=kind, task=lt.name, layer=l, layer_name=lname, n_texts=len(lt),
                               n_classes=len(lt.classes), folds=5, seed=0, pooling="mean", special="drop", l2=1e-3, max_length=128,
                               **dtype_column(model, cfg))
@@ -73,6 +85,128 @@ def plot_probes(t, cfg) -> dict:
     title(fig, f"Linear-probe accuracy per layer (paper 2's downstream question) on {', '.join(tasks)}: mean-pooled hidden "
                "states, 5 folds", cfg.about)
     return {"probes": fig}
+
+# %% ../../nbs/figures/p2_downstream.ipynb #1de4e9be
+@dataclass(frozen=True)
+class ProbeSet:
+    "One labeled text set of the series probes: 'polarity', 'wiki-topics', or a Hub dataset at a revision."
+    name: str                       # in the table and on the figure
+    source: str                     # 'polarity', 'wiki-topics' (offline), or a Hub dataset id
+    revision: str = None            # Hub revision, e.g. 'refs/convert/parquet' (the Hub's parquet conversion)
+    split: str = "train"
+    text: str = "text"              # text column
+    label: str = "label"            # label column
+    n: int = None                   # keep the first n of a seeded shuffle (None: every text)
+
+    def load(self) -> LabeledTexts:
+        "The texts and labels, named `name`."
+        if self.source in ("polarity", "wiki-topics"): lt = labeled_texts(self.source)
+        else:
+            import datasets
+            ds = datasets.load_dataset(self.source, revision=self.revision, split=self.split)
+            lt = labeled_texts(ds, text=self.text, label=self.label)
+        if self.n is not None and self.n < len(lt): lt = lt.subset(np.random.default_rng(0).permutation(len(lt))[:self.n])
+        return replace(lt, name=self.name)
+
+# %% ../../nbs/figures/p2_downstream.ipynb #52f59ccd
+OFFLINE_SETS = (ProbeSet("polarity", "polarity"), ProbeSet("wiki-topics", "wiki-topics", n=400))
+PAPER_SETS = (ProbeSet("SST2", "stanfordnlp/sst2", text="sentence", n=4000),
+              ProbeSet("TREC", "CogComp/trec", revision="refs/convert/parquet", label="coarse_label"))
+
+@dataclass(frozen=True)
+class ProbeSeriesConfig(TaskConfig):
+    "At every checkpoint of each run: I(W) of the unembedding and one layer's probe accuracy on each set."
+    runs: tuple = (("decoder-untied", "trained:decoder"),)   # (label, series spec): a registry series or a run trained here
+    preset: str = "cpu"                 # train preset of the trained: runs
+    sets: tuple = OFFLINE_SETS          # ProbeSet entries
+    layer: int = -1                     # the layer probed (-1: the last)
+    batch_size: int = 64                # texts per forward pass
+    tol: float = 1e-9                   # L-BFGS gradient tolerance of the probes (the paper's 1e-6: see below)
+    positive: ClassVar[tuple] = ("batch_size",)
+
+PROBE_SERIES_CONFIGS = {
+    "offline": ProbeSeriesConfig("offline", "a decoder trained here on the offline Wikipedia text (4 layers, d=128, 500 steps), "
+                                            "polarity sentences and Wikipedia summaries; not the paper's models or tasks"),
+    "quick": ProbeSeriesConfig("quick", "a tiny decoder trained here (2 layers, d=32, 60 steps); not the paper's models",
+                               preset="tiny", sets=(ProbeSet("polarity", "polarity", n=60),)),
+    "paper": ProbeSeriesConfig("paper", "Pythia 70M-1B at paper 2's 21 steps (Hub), SST-2 and TREC", device="cuda",
+                               dtype="bfloat16", sets=PAPER_SETS, tol=1e-6,
+                               runs=tuple((f"Pythia-{s.upper()}", f"pythia-{s}:paper2") for s in ("70m", "410m", "1b")))}
+
+# %% ../../nbs/figures/p2_downstream.ipynb #977341aa
+def series_rows(model, tokenizer, ck, sets=(), layer:int=-1, batch_size:int=64, tol:float=1e-9, loaded:dict=None,
+                **key) -> pd.DataFrame:
+    "One checkpoint (a sweep measure): I(W) of the unembedding (`solver` signs), then each set's probe accuracy at `layer`."
+    rows = [dict(task="", metric="isotropy_unembedding", value=partition_isotropy(unembedding_matrix(model), signs="solver").I,
+                 std=0.0, layer=None, n_texts=None, n_classes=None)]
+    for s in sets:
+        p = probe_profile(model, tokenizer, loaded[s.name], layers=[layer], batch_size=batch_size, tol=tol).iloc[0]
+        rows.append(dict(task=s.name, metric="probe_accuracy", value=p.value, std=p["std"], layer=int(p.layer),
+                         n_texts=int(p.n_texts), n_classes=int(p.n_classes)))
+    return pd.DataFrame(rows)
+
+def texts_fingerprint(loaded:dict) -> str:
+    "What the loaded sets hold (texts, labels, classes): in a sweep job's key, so changed data is measured again."
+    h = hashlib.sha256()
+    for name, lt in sorted(loaded.items()):
+        h.update(json.dumps([name, lt.texts, lt.labels.tolist(), list(lt.classes)]).encode())
+    return h.hexdigest()[:16]
+
+# %% ../../nbs/figures/p2_downstream.ipynb #bdfb69c9
+def compute_probe_series(cfg, progress=False, cache=None) -> dict:
+    "Every checkpoint of every run through `checkpoints.sweep` (resumable; duplicated checkpoints measured once and named)."
+    loaded = {s.name: s.load() for s in cfg.sets}
+    measure = Measure("probe_series", partial(series_rows, loaded=loaded), load=dict(device=cfg.device, dtype=cfg.dtype),
+                      params=dict(sets=cfg.sets, layer=cfg.layer, batch_size=cfg.batch_size, tol=cfg.tol,
+                                  texts=texts_fingerprint(loaded)))
+    store = Path(cache or sol_cache() / "reproduce") / "sweeps"
+    frames = []
+    for label, spec in cfg.runs:
+        cks = run_checkpoints(spec, cfg.preset)[0]
+        df = sweep(cks, measure, store, progress=progress, duplicates="skip")
+        frames.append(df.drop(columns=["job", "measure", "sets", "texts", *SWEEP_CHECKS], errors="ignore").assign(model=label))
+    return {"probe_series": pd.concat(frames, ignore_index=True)}
+
+PROBE_SERIES = register(Task("probe_series", "P2 Figs. 11-13", ("probe_series",), ("probe_series",), PROBE_SERIES_CONFIGS,
+                             compute_probe_series, lambda t, cfg: plot_probe_series(t, cfg), lambda t: probe_series_findings(t)))
+
+# %% ../../nbs/figures/p2_downstream.ipynb #2f346b3d
+def series_correlations(t) -> pd.DataFrame:
+    "Per model and set: Pearson, Spearman and Kendall of the probe accuracy with I(W) across checkpoints (the first left out)."
+    rows = []
+    for model, g in t["probe_series"].groupby("model", sort=False):
+        iso = g[g.metric == "isotropy_unembedding"].set_index("step").value.sort_index()
+        acc = g[g.metric == "probe_accuracy"].pivot_table(index="step", columns="task", values="value").reindex(iso.index)
+        rows.append(isotropy_correlation(iso, acc).assign(model=model))
+    return pd.concat(rows, ignore_index=True)
+
+def plot_probe_series(t, cfg) -> dict:
+    "Probe accuracy against I(W) over checkpoints, one panel per set, one line per model (the first step marked)."
+    import matplotlib.pyplot as plt
+    df = t["probe_series"]
+    iso = df[df.metric == "isotropy_unembedding"].set_index(["model", "step"]).value
+    acc = df[df.metric == "probe_accuracy"]
+    tasks = list(acc.task.unique())
+    fig, axes = plt.subplots(1, len(tasks), figsize=(5.5 * len(tasks), 4), squeeze=False)
+    for ax, task in zip(axes[0], tasks):
+        for model, g in acc[acc.task == task].sort_values("step").groupby("model", sort=False):
+            x = iso.loc[model].reindex(g.step).to_numpy()
+            line, = ax.plot(x, g.value, "o-", ms=3, label=f"{model} ({len(g)} checkpoints)")
+            ax.plot(x[:1], g.value.iloc[:1], "s", ms=7, mfc="none", color=line.get_color())
+        g0 = acc[acc.task == task].iloc[0]
+        ax.axhline(1 / g0.n_classes, color="grey", ls=":", lw=1, label="chance")
+        ax.set(xlabel="I(W) of the unembedding", ylabel=f"probe accuracy, layer {int(g0.layer)}",
+               title=f"{task} ({int(g0.n_texts)} texts, {int(g0.n_classes)} classes)")
+        ax.grid(alpha=0.3)
+    axes[0, 0].legend(fontsize=8)
+    title(fig, "Downstream accuracy vs isotropy over training checkpoints (paper 2, Figs. 11-13): 5-fold linear probes; "
+               "squares mark the first checkpoint", cfg.about)
+    return {"probe_series": fig}
+
+def probe_series_findings(t) -> list:
+    "Spearman's rho of probe accuracy with I(W) across checkpoints, per model and set."
+    return [("P2 Figs. 11-13", f"{r.model} {r.task}: Spearman(I(W), probe accuracy) over {r.n} checkpoints",
+             f"{r.spearman:.2f} (p = {r.spearman_p:.2g})") for r in series_correlations(t).itertuples()]
 
 # %% ../../nbs/figures/p2_downstream.ipynb #f8075409
 def probe_findings(t) -> list:
