@@ -16,8 +16,8 @@ from .hidden import layer_states
 from .models import model_kind
 
 # %% auto #0
-__all__ = ['layer_features', 'stratified_folds', 'standardize', 'fit_logistic', 'ProbeResult', 'probe_accuracy', 'probe_profile',
-           'betainc', 'pearson', 'rankdata', 'spearman', 'kendall', 'isotropy_correlation']
+__all__ = ['NEWTON_MAX', 'layer_features', 'stratified_folds', 'standardize', 'fit_logistic', 'ProbeResult', 'probe_accuracy',
+           'probe_profile', 'betainc', 'pearson', 'rankdata', 'spearman', 'kendall', 'isotropy_correlation']
 
 # %% ../nbs/10_downstream.ipynb #0e406f38
 def _pad_id(tokenizer):
@@ -135,11 +135,16 @@ def standardize(train, *others):
     sd = np.where(sd > 10 * np.finfo(np.float64).eps * np.maximum(np.abs(mu), 1), sd, 1.0)
     return [(a - mu) / sd for a in (train, *others)]
 
-def fit_logistic(X, y, n_classes:int=None, l2:float=1e-3, max_iter:int=1000, tol:float=1e-9, device=None):
-    "Multinomial logistic regression, (1/n) sum CE + l2/2 |W|^2, by L-BFGS: returns (W (K, d), b (K,), max |grad|)."
+NEWTON_MAX = 512       # parameters (d + 1) K up to which `fit_logistic` takes Newton steps (the Hessian is then small)
+
+def fit_logistic(X, y, n_classes:int=None, l2:float=1e-3, max_iter:int=1000, tol:float=1e-9, device=None, solver:str="auto"):
+    "Multinomial logistic regression, (1/n) sum CE + l2/2 |W|^2, by Newton (small) or L-BFGS: returns (W (K, d), b (K,), max |grad|)."
+    _check_choice("solver", solver, ("auto", "newton", "lbfgs"))
     X = torch.as_tensor(np.asarray(X, dtype=np.float64), device=device)
     y = torch.as_tensor(np.asarray(y, dtype=np.int64), device=device)
     K = n_classes or int(y.max()) + 1
+    if solver == "newton" or (solver == "auto" and (X.shape[1] + 1) * K <= NEWTON_MAX):
+        return _newton_logistic(X, y, K, l2, max_iter, tol)
     W = torch.zeros(X.shape[1], K, dtype=torch.float64, device=X.device, requires_grad=True)
     b = torch.zeros(K, dtype=torch.float64, device=X.device, requires_grad=True)
     opt = torch.optim.LBFGS([W, b], lr=1, max_iter=max_iter, max_eval=2 * max_iter, tolerance_grad=tol,
@@ -153,6 +158,32 @@ def fit_logistic(X, y, n_classes:int=None, l2:float=1e-3, max_iter:int=1000, tol
     loss()
     g = max(float(W.grad.abs().max()), float(b.grad.abs().max()))
     return W.detach().T.cpu().numpy(), b.detach().cpu().numpy(), g
+
+def _newton_logistic(X, y, K:int, l2:float, max_iter:int, tol:float):
+    "The same objective by Newton steps with backtracking: the Hessian's pseudo-inverse (softmax's shift of b is its null space)."
+    n, d = X.shape
+    Xb = torch.cat([X, X.new_ones(n, 1)], 1)                        # [X, 1]: theta = [W; b], (d + 1, K)
+    Y = torch.nn.functional.one_hot(y, K).to(X.dtype)
+    penalised = X.new_ones(d + 1, 1); penalised[-1] = 0              # b is not penalised
+    theta = X.new_zeros(d + 1, K)
+    def objective(t): return torch.nn.functional.cross_entropy(Xb @ t, y) + 0.5 * l2 * (t[:-1] ** 2).sum()
+    for _ in range(max_iter):
+        P = torch.softmax(Xb @ theta, 1)
+        G = Xb.T @ (P - Y) / n + l2 * penalised * theta
+        if float(G.abs().max()) <= tol: break
+        A = P[:, :, None] * (torch.eye(K, dtype=X.dtype, device=X.device) - P[:, None, :])       # softmax Jacobian per row
+        H = torch.einsum("nkl,ni,nj->kilj", A, Xb, Xb).reshape(K * (d + 1), K * (d + 1)) / n
+        H += torch.diag((l2 * penalised).flatten().repeat(K))
+        lam, V = torch.linalg.eigh(H)
+        inv = torch.where(lam > lam[-1] * 1e-13, 1 / lam, torch.zeros_like(lam))
+        g = G.T.reshape(-1)
+        step = -(V @ (inv * (V.T @ g))).reshape(K, d + 1).T
+        J0, slope, t = float(objective(theta)), float((G * step).sum()), 1.0
+        while float(objective(theta + t * step)) > J0 + 1e-4 * t * slope + 1e-15 * abs(J0) and t > 1e-10: t /= 2
+        theta = theta + t * step
+    P = torch.softmax(Xb @ theta, 1)
+    G = Xb.T @ (P - Y) / n + l2 * penalised * theta
+    return theta[:-1].T.cpu().numpy(), theta[-1].cpu().numpy(), float(G.abs().max())
 
 @dataclass
 class ProbeResult:

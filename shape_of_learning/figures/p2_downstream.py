@@ -16,7 +16,7 @@ import pandas as pd
 from ..anisotropy import average_cosine
 from ..checkpoints import Measure, sweep, SWEEP_CHECKS
 from ..data import LabeledTexts, labeled_texts, sol_cache
-from ..downstream import layer_features, stratified_folds, probe_accuracy, probe_profile, isotropy_correlation
+from ..downstream import layer_features, stratified_folds, probe_accuracy, probe_profile, isotropy_correlation, NEWTON_MAX
 from ..models import QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
 from ..reproduce import TaskConfig, Task, register, title, dtype_column
 from ..weights import partition_isotropy, unembedding_matrix
@@ -65,7 +65,7 @@ def compute_probes(cfg, progress=False, cache=None) -> dict:
     return {"probes": pd.DataFrame(rows)}
 
 PROBES = register(Task("probes", "P2 downstream", ("probes",), ("probes",), PROBE_CONFIGS, compute_probes,
-                       lambda t, cfg: plot_probes(t, cfg), lambda t: probe_findings(t)))
+                       lambda t, cfg: plot_probes(t, cfg), lambda t: probe_findings(t), version=2))   # 2: Newton for small probes
 
 # %% ../../nbs/figures/p2_downstream.ipynb #574bdca9
 def plot_probes(t, cfg) -> dict:
@@ -158,7 +158,7 @@ def compute_probe_series(cfg, progress=False, cache=None) -> dict:
     loaded = {s.name: s.load() for s in cfg.sets}
     measure = Measure("probe_series", partial(series_rows, loaded=loaded), load=dict(device=cfg.device, dtype=cfg.dtype),
                       params=dict(sets=cfg.sets, layer=cfg.layer, batch_size=cfg.batch_size, tol=cfg.tol,
-                                  texts=texts_fingerprint(loaded)))
+                                  newton_max=NEWTON_MAX, texts=texts_fingerprint(loaded)))
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames = []
     for label, spec in cfg.runs:
