@@ -20,12 +20,13 @@ from .hidden import ProfileSpec, profile_spec, layer_profile
 from .models import load_model, dtype_name
 
 # %% auto #0
-__all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIGHT_SUFFIXES', 'SWEEP_CHECKS', 'DUPLICATES',
-           'Checkpoint', 'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions',
-           'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series', 'series', 'job_key',
-           'atomic_write', 'ResultStore', 'weight_files', 'weights_fingerprint', 'hub_fingerprint',
-           'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'Measure', 'profile_measure', 'measures',
-           'evict_checkpoint', 'tokenizer_key', 'run_job', 'sweep']
+__all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIGHT_SUFFIXES', 'RETRIES', 'RETRY_WAIT',
+           'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES', 'Checkpoint', 'pythia_steps',
+           'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints',
+           'local_checkpoints', 'checkpoint_series', 'series', 'job_key', 'atomic_write', 'ResultStore', 'weight_files',
+           'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list',
+           'transient', 'record_failure', 'clear_failure', 'failure_table', 'SweepError', 'Measure', 'profile_measure',
+           'measures', 'evict_checkpoint', 'tokenizer_key', 'run_job', 'sweep']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -346,7 +347,7 @@ def checkpoint_fingerprint(ck, api=None) -> str:
         return weights_fingerprint(ck.model)
     return hub_fingerprint(ck.model, ck.revision, api=api)
 
-def verify_checkpoints(checkpoints, api=None, cache=None, progress:bool=False) -> pd.DataFrame:
+def verify_checkpoints(checkpoints, api=None, cache=None, progress:bool=False, errors:dict=None) -> pd.DataFrame:
     "One row per checkpoint: its name, step, weights fingerprint, and the earlier checkpoint with the same weights (else '')."
     cks = [_as_checkpoint(c) for c in checkpoints]
     if not cks: raise ValueError("no checkpoints to verify")
@@ -362,16 +363,73 @@ def verify_checkpoints(checkpoints, api=None, cache=None, progress:bool=False) -
                       files=files_fingerprint(weight_files(ck.model))) if local and store is not None else None
         if key is not None and store.done(key): fp = pd.read_csv(store.csv_path(key)).fingerprint.iloc[0]
         else:
-            fp = checkpoint_fingerprint(ck, api=api)
+            try: fp = checkpoint_fingerprint(ck, api=api)
+            except Exception as e:                   # `errors` given: {name: error} of the checkpoints left out, the rest go on
+                if errors is None: raise
+                errors[ck.name] = e; continue
             if key is not None: store.write(key, pd.DataFrame({"fingerprint": [fp]}))
         rows.append(dict(checkpoint=ck.name, step=ck.step, fingerprint=fp, duplicate_of=first.get(fp, "")))
         first.setdefault(fp, ck.name)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["checkpoint", "step", "fingerprint", "duplicate_of"])
 
 def duplicate_list(table:pd.DataFrame) -> str:
     "The duplicates of a `verify_checkpoints` table as text: 'later = earlier; ...' (empty if none)."
     dup = table[table.duplicate_of != ""]
     return "; ".join(f"{a} = {b}" for a, b in zip(dup.checkpoint, dup.duplicate_of))
+
+# %% ../nbs/07_checkpoints.ipynb #8ce9a6ee
+RETRIES, RETRY_WAIT = 3, 5.0      # attempts after a transient network error, and the first wait (s; doubled each time)
+
+def transient(error:BaseException) -> bool:
+    "A network error worth retrying (connection, timeout, HTTP 429/5xx), found anywhere in the chain of causes."
+    seen = error
+    while seen is not None:
+        status = getattr(getattr(seen, "response", None), "status_code", None)
+        if isinstance(seen, (ConnectionError, TimeoutError)) or status in (429, 500, 502, 503, 504): return True
+        if type(seen).__name__ in ("ConnectError", "ReadError", "ReadTimeout", "ConnectTimeout", "RemoteProtocolError",
+                                   "ChunkedEncodingError", "IncompleteRead"): return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+def _failure_path(store, ck, ms) -> Path:
+    name = f"{ck.name}|{','.join(sorted(m.name for m in ms))}"
+    return store.path / "failures" / f"{hashlib.sha256(name.encode()).hexdigest()[:20]}.json"
+
+def record_failure(store, ck, ms, error:BaseException) -> dict:
+    "Write a failed job's record (checkpoint, step, measures, error, message, attempts so far) to the store's failures/."
+    path = _failure_path(store, ck, ms)
+    before = json.loads(path.read_text()) if path.is_file() else {}
+    record = dict(checkpoint=ck.name, step=ck.step, measures=sorted(m.name for m in ms), error=type(error).__name__,
+                  message=str(error).splitlines()[0][:300] if str(error) else "", attempts=before.get("attempts", 0) + 1,
+                  time=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    path.parent.mkdir(exist_ok=True)
+    atomic_write(path, json.dumps(record, indent=1).encode())
+    return record
+
+def clear_failure(store, ck, ms):
+    "Remove a job's failure record (it has succeeded)."
+    _failure_path(store, ck, ms).unlink(missing_ok=True)
+
+def failure_table(store) -> pd.DataFrame:
+    "Every failure record of a store, one row each."
+    rows = [json.loads(p.read_text()) for p in sorted((Path(store.path) / "failures").glob("*.json"))]
+    return pd.DataFrame(rows, columns=["checkpoint", "step", "measures", "error", "message", "attempts", "time"])
+
+class SweepError(RuntimeError):
+    "Checkpoints that failed in a sweep (`failures`, one row each); every other checkpoint's rows are stored (`rows`)."
+    def __init__(self, failures:pd.DataFrame, rows:pd.DataFrame):
+        self.failures, self.rows = failures, rows
+        lines = [f"  {r.checkpoint}: {r.error}: {r.message}" for r in failures.itertuples()]
+        super().__init__(f"{len(failures)} checkpoint(s) failed; the rest are stored, and running the sweep again retries "
+                         "only these:\n" + "\n".join(lines))
+
+def _attempt(ck, ms, store, keep_files, tokenizers):
+    "run_job, retried with doubling waits while its error is a transient network error."
+    for attempt in range(RETRIES + 1):
+        try: return run_job(ck, ms, store, keep_files, tokenizers)
+        except Exception as e:
+            if attempt == RETRIES or not transient(e): raise
+            time.sleep(RETRY_WAIT * 2 ** attempt)
 
 # %% ../nbs/07_checkpoints.ipynb #003ca5b1
 @dataclass
@@ -434,7 +492,7 @@ def evict_checkpoint(ck:Checkpoint, cache_dir=None) -> int:
     strategy.execute()
     return strategy.expected_freed_size
 
-WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".pth", ".h5", ".msgpack", ".onnx", ".ot")   # no tokenizer reads them
+NOT_TOKENIZER = WEIGHT_SUFFIXES + (".h5", ".msgpack", ".onnx", ".ot")     # weights of any framework: no tokenizer reads them
 
 def tokenizer_key(ck:Checkpoint, api=None):
     "What a Hub checkpoint's tokenizer is built from (the git blob of every file but the weights), or None where unknown."
@@ -443,7 +501,7 @@ def tokenizer_key(ck:Checkpoint, api=None):
     try:
         from huggingface_hub import HfApi
         tree = (api or HfApi()).list_repo_tree(ck.model, revision=ck.revision, recursive=True)
-        files = tuple(sorted((f.path, f.blob_id) for f in tree if hasattr(f, "blob_id") and not f.path.endswith(WEIGHT_SUFFIXES)))
+        files = tuple(sorted((f.path, f.blob_id) for f in tree if hasattr(f, "blob_id") and not f.path.endswith(NOT_TOKENIZER)))
     except Exception: return None                                    # then load_model says what is wrong
     return (ck.model, files) if files and all(b for _, b in files) else None
 
@@ -483,6 +541,7 @@ def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict
 SWEEP_CHECKS = ("fingerprint", "duplicate_of")     # the columns `sweep` adds to every row when it verifies
 
 DUPLICATES = ("refuse", "skip", "keep")
+FAILURES = ("raise", "record", "stop")
 
 def sweep(
     checkpoints,                   # list of Checkpoint (a registry, or checkpoint_series / local_checkpoints)
@@ -496,6 +555,9 @@ def sweep(
                                    # earlier one's rows name them in `same_weights`), or keep (measured, marked in duplicate_of)
     keep_files:bool=False,         # keep each Hub checkpoint's downloaded files; default: removed from the Hub cache once all
                                    # its measures are stored, so the disk holds one checkpoint at a time
+    failures:str="raise",          # a checkpoint that fails is recorded and the sweep goes on; at the end: "raise" a SweepError
+                                   # naming each, or "record" (the rows of the rest; .attrs["failures"] lists the failures);
+                                   # "stop": raise the first failure at once
 ) -> pd.DataFrame:
     "Measure every checkpoint not yet in the store; returns the rows of all of this sweep's jobs (a `measure` column for a list)."
     store = store if isinstance(store, ResultStore) else ResultStore(store)
@@ -504,7 +566,18 @@ def sweep(
     ms = measures(measure)
     if keep_duplicates: duplicates = "keep"
     if duplicates not in DUPLICATES: raise ValueError(f"duplicates must be one of {DUPLICATES}; got {duplicates!r}")
-    prints = verify_checkpoints(checkpoints, cache=store.path / "fingerprints", progress=progress) if verify else None
+    if failures not in FAILURES: raise ValueError(f"failures must be one of {FAILURES}; got {failures!r}")
+    failed, unreadable = {}, {}                          # checkpoint name -> its failure record; -> an error while verifying
+    def settle(ck, error=None):
+        if error is None: clear_failure(store, ck, ms); return
+        if failures == "stop": raise error
+        failed[ck.name] = record_failure(store, ck, ms, error)
+        warnings.warn(f"{ck.name} failed ({type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''}); "
+                      "recorded, the sweep goes on")
+    prints = verify_checkpoints(checkpoints, cache=store.path / "fingerprints", progress=progress,
+                                errors=None if failures == "stop" else unreadable) if verify else None
+    for ck in checkpoints:
+        if ck.name in unreadable: settle(ck, unreadable[ck.name])
     dup = prints is not None and (prints.duplicate_of != "").any()
     if dup and duplicates == "refuse":
         raise ValueError(f"{int((prints.duplicate_of != '').sum())} of {len(prints)} checkpoints hold the same weights as an "
@@ -516,7 +589,7 @@ def sweep(
         prints = prints[prints.duplicate_of == ""].assign(same_weights=lambda p: p.checkpoint.map(same).fillna(""))
         distinct = set(prints.checkpoint)
         checkpoints = [ck for ck in checkpoints if ck.name in distinct]
-    todo = [ck for ck in checkpoints if not all(store.done(_key(ck, m)) for m in ms)]
+    todo = [ck for ck in checkpoints if ck.name not in failed and not all(store.done(_key(ck, m)) for m in ms)]
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -525,34 +598,46 @@ def sweep(
         tokenizers = {}                                  # one tokenizer per distinct set of tokenizer files
         for ck in todo:
             if bar is not None: bar.set_postfix_str(ck.name[-40:])
-            run_job(ck, ms, store, keep_files, tokenizers)
+            try: _attempt(ck, ms, store, keep_files, tokenizers)
+            except Exception as e: settle(ck, e)
+            else: settle(ck)
             if bar is not None: bar.update()
     elif executor == "ray":
         import ray
         if not ray.is_initialized(): ray.init()
         remote = ray.remote(num_gpus=1 if _want_gpu(ms[0]) else 0)(run_job)
-        pending = [remote.remote(ck, ms, str(store.path), keep_files) for ck in todo]
+        pending = {remote.remote(ck, ms, str(store.path), keep_files): ck for ck in todo}
         while pending:
-            ready, pending = ray.wait(pending)
-            ray.get(ready)
+            ready, _ = ray.wait(list(pending))
+            for ref in ready:
+                ck = pending.pop(ref)
+                try: ray.get(ref)
+                except Exception as e: settle(ck, e)
+                else: settle(ck)
             if bar is not None: bar.update(len(ready))
     else:
-        futures = [executor.submit(run_job, ck, ms, str(store.path), keep_files) for ck in todo]
+        futures = {executor.submit(run_job, ck, ms, str(store.path), keep_files): ck for ck in todo}
         for f in as_completed(futures):
-            f.result()
+            try: f.result()
+            except Exception as e: settle(futures[f], e)
+            else: settle(futures[f])
             if bar is not None: bar.update()
     if bar is not None: bar.close()
-    jobs = [(ck, m, _key(ck, m)) for ck in checkpoints for m in ms]
+    jobs = [(ck, m, _key(ck, m)) for ck in checkpoints if ck.name not in failed for m in ms]
     missing = sorted({ck.name for ck, _, k in jobs if not store.done(k)})
     if missing: raise RuntimeError(f"{len(missing)} job(s) have no valid result after the sweep: {missing[:3]}; run it again")
-    out = pd.concat([store.table([k]).assign(**({"measure": m.name} if len(ms) > 1 else {})) for _, m, k in jobs], ignore_index=True)
-    if prints is not None:                            # every row: its checkpoint's fingerprint and duplicate_of (and same_weights)
+    frames = [store.table([k]).assign(**({"measure": m.name} if len(ms) > 1 else {})) for _, m, k in jobs]
+    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if prints is not None and len(out):               # every row: its checkpoint's fingerprint and duplicate_of (and same_weights)
         info = prints.set_index("checkpoint")
         by_job = {_key_hash(k): ck.name for ck, _, k in jobs}
         names = out.job.map(by_job)
         out["fingerprint"] = names.map(info.fingerprint).values
         out["duplicate_of"] = names.map(info.duplicate_of).values
         if "same_weights" in info: out["same_weights"] = names.map(info.same_weights).values
+    table = pd.DataFrame(list(failed.values()), columns=failure_table(store).columns)
+    if failed and failures == "raise": raise SweepError(table, out)
+    out.attrs["failures"] = table.to_dict("records")      # records, not a frame: pandas compares attrs when it combines frames
     return out
 
 def _want_gpu(measure): return str(measure.load.get("device") or "").startswith("cuda")

@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/cli.html.md"""
 
 # %% ../nbs/12_cli.ipynb #ec809c51
 from __future__ import annotations
-import importlib.util, inspect, time
+import importlib.util, inspect, sys, time
 from dataclasses import fields
 from typing import Annotated
 from pathlib import Path
@@ -270,9 +270,14 @@ def sol_sweep(
     spec = spec_from_options(**options)
     cks = series(series_name, steps)
     m = profile_measure(text_sources(source), spec, dtype=dtype, device=device)
-    df = sweep(cks, m, store, executor=None if executor == "local" else "ray", verify=verify, keep_duplicates=keep_duplicates)
-    if out: print(f"wrote {write_table(df, out)}")
+    df = sweep(cks, m, store, executor=None if executor == "local" else "ray", verify=verify, keep_duplicates=keep_duplicates,
+               failures="record")
+    if out and len(df): print(f"wrote {write_table(df, out)}")
     print(f"{len(cks)} checkpoints, {len(df)} rows in {store}")
+    failed = df.attrs["failures"]
+    for f in failed: print(f"FAILED {f['checkpoint']}: {f['error']}: {f['message']}", file=sys.stderr)
+    if len(failed): sys.exit(f"{len(failed)} of {len(cks)} checkpoints failed (recorded in {Path(store) / 'failures'}); "
+                             "the same command again retries them")
 
 @call_parse
 def sol_verify(
