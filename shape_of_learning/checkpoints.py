@@ -313,6 +313,9 @@ def hub_fingerprint(repo:str, revision:str=None, api=None) -> str:
         api = HfApi()
     try: info = api.model_info(repo, revision=revision, files_metadata=True)
     except Exception as e:
+        if type(e).__name__ in ("RevisionNotFoundError", "RepositoryNotFoundError"):     # the Hub answered: not offline
+            raise ValueError(f"{repo}@{revision or 'main'} is not on the Hub ({type(e).__name__}); list its branches with "
+                             "checkpoints.hub_revisions") from e
         raise RuntimeError(f"cannot read the file metadata of {repo}@{revision or 'main'} ({type(e).__name__}: {e}); "
                            "offline? verify where the Hub is reachable, or pass verify=False to the sweep") from e
     sib = {s.rfilename: s for s in (info.siblings or [])}
