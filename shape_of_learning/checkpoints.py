@@ -21,7 +21,7 @@ from .models import load_model, dtype_name
 
 # %% auto #0
 __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIGHT_SUFFIXES', 'RETRIES', 'RETRY_WAIT',
-           'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES', 'Checkpoint', 'pythia_steps',
+           'FAILURE_COLUMNS', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES', 'Checkpoint', 'pythia_steps',
            'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints',
            'local_checkpoints', 'checkpoint_series', 'series', 'job_key', 'atomic_write', 'ResultStore', 'weight_files',
            'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list',
@@ -413,10 +413,12 @@ def clear_failure(store, ck, ms):
     "Remove a job's failure record (it has succeeded)."
     _failure_path(store, ck, ms).unlink(missing_ok=True)
 
+FAILURE_COLUMNS = ["checkpoint", "step", "measures", "error", "message", "attempts", "time"]
+
 def failure_table(store) -> pd.DataFrame:
     "Every failure record of a store, one row each."
     rows = [json.loads(p.read_text()) for p in sorted((Path(store.path) / "failures").glob("*.json"))]
-    return pd.DataFrame(rows, columns=["checkpoint", "step", "measures", "error", "message", "attempts", "time"])
+    return pd.DataFrame(rows, columns=FAILURE_COLUMNS)
 
 class SweepError(RuntimeError):
     "Checkpoints that failed in a sweep (`failures`, one row each); every other checkpoint's rows are stored (`rows`)."
@@ -426,7 +428,7 @@ class SweepError(RuntimeError):
         super().__init__(f"{len(failures)} checkpoint(s) failed; the rest are stored, and running the sweep again retries "
                          "only these:\n" + "\n".join(lines))
 
-def _attempt(ck, ms, store, keep_files, tokenizers):
+def _attempt(ck, ms, store, keep_files, tokenizers=None):
     "run_job, retried with doubling waits while its error is a transient network error."
     for attempt in range(RETRIES + 1):
         try: return run_job(ck, ms, store, keep_files, tokenizers)
@@ -608,7 +610,7 @@ def sweep(
     elif executor == "ray":
         import ray
         if not ray.is_initialized(): ray.init()
-        remote = ray.remote(num_gpus=1 if _want_gpu(ms[0]) else 0)(run_job)
+        remote = ray.remote(num_gpus=1 if _want_gpu(ms[0]) else 0)(_attempt)      # retried on a worker as here
         pending = {remote.remote(ck, ms, str(store.path), keep_files): ck for ck in todo}
         while pending:
             ready, _ = ray.wait(list(pending))
@@ -619,7 +621,7 @@ def sweep(
                 else: settle(ck)
             if bar is not None: bar.update(len(ready))
     else:
-        futures = {executor.submit(run_job, ck, ms, str(store.path), keep_files): ck for ck in todo}
+        futures = {executor.submit(_attempt, ck, ms, str(store.path), keep_files): ck for ck in todo}
         for f in as_completed(futures):
             try: f.result()
             except Exception as e: settle(futures[f], e)
@@ -638,7 +640,7 @@ def sweep(
         out["fingerprint"] = names.map(info.fingerprint).values
         out["duplicate_of"] = names.map(info.duplicate_of).values
         if "same_weights" in info: out["same_weights"] = names.map(info.same_weights).values
-    table = pd.DataFrame(list(failed.values()), columns=failure_table(store).columns)
+    table = pd.DataFrame(list(failed.values()), columns=FAILURE_COLUMNS)
     if failed and failures == "raise": raise SweepError(table, out)
     out.attrs["failures"] = table.to_dict("records")      # records, not a frame: pandas compares attrs when it combines frames
     return out

@@ -374,6 +374,7 @@ def labeled_texts(
     text="text",                   # dataset text column, or a tuple of columns joined with `sep`
     label:str="label",             # dataset label column
     split:str="train",             # dataset split
+    revision:str=None,             # Hub dataset revision (e.g. 'refs/convert/parquet', the Hub's parquet conversion)
     sep:str=" ",                   # joins multi-column texts
     max_texts:int=None,            # keep the first this many
 ) -> LabeledTexts:
@@ -393,7 +394,7 @@ def labeled_texts(
         ds = source
         if isinstance(ds, str):
             import datasets
-            ds = datasets.load_dataset(ds, split=split)
+            ds = datasets.load_dataset(ds, split=split, revision=revision)
         elif hasattr(ds, "keys") and not hasattr(ds, "features"): ds = ds[split]
         name = name or getattr(ds.info, "dataset_name", None) or "dataset"
         cols = (text,) if isinstance(text, str) else tuple(text)

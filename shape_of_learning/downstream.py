@@ -180,6 +180,7 @@ def _newton_logistic(X, y, K:int, l2:float, max_iter:int, tol:float):
         step = -(V @ (inv * (V.T @ g))).reshape(K, d + 1).T
         J0, slope, t = float(objective(theta)), float((G * step).sum()), 1.0
         while float(objective(theta + t * step)) > J0 + 1e-4 * t * slope + 1e-15 * abs(J0) and t > 1e-10: t /= 2
+        if t <= 1e-10: break                                          # no decrease left at float64 precision
         theta = theta + t * step
     P = torch.softmax(Xb @ theta, 1)
     G = Xb.T @ (P - Y) / n + l2 * penalised * theta
@@ -232,7 +233,7 @@ def probe_profile(
     model, tokenizer,              # from `models.load_model`
     labeled,                       # a data.LabeledTexts
     folds:int=5, seed:int=0, l2:float=1e-3,   # the probe (see probe_accuracy)
-    tol:float=1e-9, max_iter:int=1000,        # when L-BFGS stops (see probe_accuracy)
+    tol:float=1e-9, max_iter:int=1000,        # when the probe's fit stops (see probe_accuracy)
     pooling:str="mean", special:str="drop", max_length:int=128, batch_size:int=32, layers=None,  # see layer_features
     device=None,                   # forward passes and probe fits run here
     model_name:str=None,           # recorded in the rows (default: the model's name_or_path)

@@ -100,11 +100,9 @@ class ProbeSet:
 
     def load(self) -> LabeledTexts:
         "The texts and labels, named `name`."
-        if self.source in ("polarity", "wiki-topics"): lt = labeled_texts(self.source)
-        else:
-            import datasets
-            ds = datasets.load_dataset(self.source, revision=self.revision, split=self.split)
-            lt = labeled_texts(ds, text=self.text, label=self.label)
+        offline = self.source in ("polarity", "wiki-topics")
+        lt = labeled_texts(self.source) if offline else \
+             labeled_texts(self.source, text=self.text, label=self.label, split=self.split, revision=self.revision)
         if self.n is not None and self.n < len(lt): lt = lt.subset(np.random.default_rng(0).permutation(len(lt))[:self.n])
         return replace(lt, name=self.name)
 
@@ -164,7 +162,7 @@ def compute_probe_series(cfg, progress=False, cache=None) -> dict:
     for label, spec in cfg.runs:
         cks = run_checkpoints(spec, cfg.preset)[0]
         df = sweep(cks, measure, store, progress=progress, duplicates="skip")
-        frames.append(df.drop(columns=["job", "measure", "sets", "texts", *SWEEP_CHECKS], errors="ignore").assign(model=label))
+        frames.append(df.drop(columns=["job", *SWEEP_CHECKS], errors="ignore").assign(model=label))
     return {"probe_series": pd.concat(frames, ignore_index=True)}
 
 PROBE_SERIES = register(Task("probe_series", "P2 Figs. 11-13", ("probe_series",), ("probe_series",), PROBE_SERIES_CONFIGS,
