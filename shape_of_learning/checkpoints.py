@@ -6,8 +6,9 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/checkpoints.html.md"
 
 # %% ../nbs/07_checkpoints.ipynb #73336724
 from __future__ import annotations
-import gc, hashlib, json, os, re, time, weakref
+import errno, gc, hashlib, json, os, re, shutil, time, weakref
 from dataclasses import dataclass, asdict, field
+from functools import partial
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -21,12 +22,14 @@ from .models import load_model, dtype_name
 
 # %% auto #0
 __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIGHT_SUFFIXES', 'RETRIES', 'RETRY_WAIT',
-           'FAILURE_COLUMNS', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES', 'Checkpoint', 'pythia_steps',
-           'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints',
-           'local_checkpoints', 'checkpoint_series', 'series', 'job_key', 'atomic_write', 'ResultStore', 'weight_files',
-           'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list',
-           'transient', 'record_failure', 'clear_failure', 'failure_table', 'SweepError', 'Measure', 'profile_measure',
-           'measures', 'evict_checkpoint', 'tokenizer_key', 'run_job', 'sweep']
+           'FAILURE_COLUMNS', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES', 'MISSING_COLUMNS',
+           'Checkpoint', 'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions',
+           'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series', 'series', 'job_key',
+           'atomic_write', 'ResultStore', 'weight_files', 'weights_fingerprint', 'hub_fingerprint',
+           'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'DamagedDownload', 'transient',
+           'record_failure', 'clear_failure', 'failure_table', 'SweepError', 'out_of_memory', 'smaller_batches',
+           'disk_full', 'disk_full_error', 'check_download', 'Measure', 'profile_measure', 'measures',
+           'evict_checkpoint', 'tokenizer_key', 'run_job', 'sweep']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -167,9 +170,12 @@ def _key_hash(key:dict) -> str:
 def atomic_write(path:Path, data:bytes):
     "Write `data` to `path` through a temporary file and a rename: a reader sees the old file or the whole new one."
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")     # unique across threads, processes and hosts
-    with open(tmp, "wb") as f:
-        f.write(data); f.flush(); os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data); f.flush(); os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:                                            # a full disk or a kill: no half-written file left
+        tmp.unlink(missing_ok=True); raise
 
 class ResultStore:
     "A folder of finished jobs: per job a content-addressed CSV and a receipt (key, file, rows, sha256), written atomically."
@@ -383,12 +389,15 @@ def duplicate_list(table:pd.DataFrame) -> str:
 # %% ../nbs/07_checkpoints.ipynb #8ce9a6ee
 RETRIES, RETRY_WAIT = 3, 5.0      # attempts after a transient network error, and the first wait (s; doubled each time)
 
+class DamagedDownload(OSError):
+    "A downloaded file whose bytes differ from the SHA-256 the Hub records for it (removed from the cache, so a retry fetches it again)."
+
 def transient(error:BaseException) -> bool:
-    "A network error worth retrying (connection, timeout, HTTP 429/5xx), found anywhere in the chain of causes."
+    "A network error worth retrying (connection, timeout, HTTP 429/5xx, a damaged download), anywhere in the chain of causes."
     seen = error
     while seen is not None:
         status = getattr(getattr(seen, "response", None), "status_code", None)
-        if isinstance(seen, (ConnectionError, TimeoutError)) or status in (429, 500, 502, 503, 504): return True
+        if isinstance(seen, (ConnectionError, TimeoutError, DamagedDownload)) or status in (429, 500, 502, 503, 504): return True
         if type(seen).__name__ in ("ConnectError", "ReadError", "ReadTimeout", "ConnectTimeout", "RemoteProtocolError",
                                    "ChunkedEncodingError", "IncompleteRead"): return True
         seen = seen.__cause__ or seen.__context__
@@ -428,13 +437,70 @@ class SweepError(RuntimeError):
         super().__init__(f"{len(failures)} checkpoint(s) failed; the rest are stored, and running the sweep again retries "
                          "only these:\n" + "\n".join(lines))
 
-def _attempt(ck, ms, store, keep_files, tokenizers=None):
+def _attempt(ck, ms, store, keep_files, tokenizers=None, check=True):
     "run_job, retried with doubling waits while its error is a transient network error."
     for attempt in range(RETRIES + 1):
-        try: return run_job(ck, ms, store, keep_files, tokenizers)
+        try: return run_job(ck, ms, store, keep_files, tokenizers, check)
         except Exception as e:
             if attempt == RETRIES or not transient(e): raise
             time.sleep(RETRY_WAIT * 2 ** attempt)
+
+# %% ../nbs/07_checkpoints.ipynb #97bc6c32
+def out_of_memory(error:BaseException) -> bool:
+    "A device out of memory (CUDA's OutOfMemoryError, or a RuntimeError saying so), anywhere in the chain of causes."
+    seen = error
+    while seen is not None:
+        if isinstance(seen, torch.cuda.OutOfMemoryError) or (isinstance(seen, RuntimeError) and "out of memory" in str(seen).lower()):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+def smaller_batches(params:dict, names=("forward_batch",)):
+    "`params` with the batch sizes `names` halved (a `Measure.shrink`); None when every one is already 1."
+    if all(params.get(n, 1) <= 1 for n in names): return None
+    return {**params, **{n: max(1, params[n] // 2) for n in names if n in params}}
+
+# %% ../nbs/07_checkpoints.ipynb #16c6d96c
+def disk_full(error:BaseException) -> bool:
+    "No space left on a device (ENOSPC, or a disk quota: EDQUOT), anywhere in the chain of causes."
+    seen = error
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT): return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+def _free(path) -> str:
+    try: return f"{shutil.disk_usage(path).free / 1e9:.2f} GB free"
+    except OSError: return "free space unknown"
+
+def disk_full_error(ck:Checkpoint, store, error:BaseException) -> OSError:
+    "The error that stops a sweep on a full disk: where space is short, and what to do."
+    from huggingface_hub import constants
+    return OSError(errno.ENOSPC, f"the sweep stopped: no space left on a disk while {ck.name} was measured ({error}). "
+                   f"The results store {store.path} has {_free(store.path)}, the Hub cache {constants.HF_HUB_CACHE} "
+                   f"{_free(Path(constants.HF_HUB_CACHE).parent)}. Every checkpoint measured before it is stored: free space, or "
+                   "move the store (SOL_CACHE, --cache) or the Hub cache (HF_HUB_CACHE) to a larger disk, and run it again")
+
+# %% ../nbs/07_checkpoints.ipynb #30e69aee
+def check_download(ck:Checkpoint, cache_dir=None) -> int:
+    "Check a Hub checkpoint's cached weight files against the SHA-256 the Hub records (their blob names); bytes checked."
+    if Path(ck.model).exists(): return 0
+    from huggingface_hub import try_to_load_from_cache
+    config = try_to_load_from_cache(ck.model, "config.json", revision=ck.revision, cache_dir=cache_dir)
+    if not isinstance(config, str): return 0                         # nothing cached under this revision
+    snapshot, checked = Path(config).parent, 0
+    for name in _pick_weights(sorted(p.name for p in snapshot.iterdir())):
+        blob = (snapshot / name).resolve()
+        if not re.fullmatch(r"[0-9a-f]{64}", blob.name): continue    # a git file, named by its git hash: not an LFS one
+        digest = hashlib.sha256()
+        with open(blob, "rb") as f:
+            while chunk := f.read(1 << 24): digest.update(chunk)
+        checked += blob.stat().st_size
+        if digest.hexdigest() != blob.name:
+            (snapshot / name).unlink(missing_ok=True); blob.unlink(missing_ok=True)
+            raise DamagedDownload(f"{ck.name}: {name} was downloaded with SHA-256 {digest.hexdigest()[:12]}..., the Hub "
+                                  f"records {blob.name[:12]}...; removed from the Hub cache, so the next attempt downloads it again")
+    return checked
 
 # %% ../nbs/07_checkpoints.ipynb #003ca5b1
 @dataclass
@@ -444,6 +510,7 @@ class Measure:
     fn: object
     params: dict = field(default_factory=dict)
     load: dict = field(default_factory=dict)        # extra load_model arguments (dtype, device)
+    shrink: object = None                           # params -> params with smaller forward batches, or None: tried on out of memory
 
     def __call__(self, model, tokenizer, ck): return self.fn(model, tokenizer, ck, **self.params)
 
@@ -453,7 +520,8 @@ def _profile(model, tokenizer, ck, source=None, **spec):
 def profile_measure(source, spec:ProfileSpec=None, dtype=None, device=None, name:str="profile", **options) -> Measure:
     "Every layer's metrics on a text source (`hidden.layer_profile` under `spec` and `options`) as a sweep measure."
     spec = profile_spec(spec, **options)
-    return Measure(name, _profile, dict(source=source, **spec.key()), load=dict(dtype=dtype, device=device))
+    return Measure(name, _profile, dict(source=source, **spec.key()), load=dict(dtype=dtype, device=device),
+                   shrink=partial(smaller_batches, names=("forward_batch",)))
 
 def _source_id(src):
     "A text source's identity in a job key: its name and, where known, its content fingerprint."
@@ -510,21 +578,54 @@ def tokenizer_key(ck:Checkpoint, api=None):
     except Exception: return None                                    # then load_model says what is wrong
     return (ck.model, files) if files and all(b for _, b in files) else None
 
-def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict=None) -> int:
+def _load(ck:Checkpoint, load:dict, tokenizer, check:bool):
+    "load_model of a checkpoint; with `check`, a download unlike the Hub's recorded hash is a DamagedDownload (and removed)."
+    try: out = load_model(ck.model, revision=ck.revision, **{k: v for k, v in load.items() if v is not None}, tokenizer=tokenizer)
+    except Exception:
+        if check: check_download(ck)                     # damaged bytes that would not load: named as such
+        raise
+    if check: check_download(ck)
+    return out
+
+def _free_device():
+    gc.collect()
+    if torch.cuda.is_available(): torch.cuda.empty_cache()
+
+def _measured(m:Measure, model, tok, ck:Checkpoint) -> pd.DataFrame:
+    "The measure's rows; out of memory, again with smaller forward batches (`Measure.shrink`) until they fit or cannot shrink."
+    params = m.params
+    while True:
+        try:
+            df = m.fn(model, tok, ck, **params); break
+        except Exception as e:
+            smaller = m.shrink(params) if m.shrink is not None and out_of_memory(e) else None
+            if smaller is None:
+                if params is m.params: raise
+                raise RuntimeError(f"{ck.name}: out of memory in {m.name} even with {_changed(m.params, params)}: {e}") from e
+        _free_device()
+        warnings.warn(f"{ck.name}: out of memory in {m.name}; trying again with {_changed(m.params, smaller)}")
+        params = smaller
+    if params is not m.params: df["oom_retry"] = _changed(m.params, params)
+    return df
+
+def _changed(before:dict, after:dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in after.items() if before.get(k) != v)
+
+def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict=None, check:bool=True) -> int:
     "Load one checkpoint once, run every measure not yet stored, store each one's rows; rows written (0 if all were done)."
     store = store if isinstance(store, ResultStore) else ResultStore(store)
     todo = [m for m in measures(measure) if not store.done(_key(ck, m))]
     if not todo: return 0
     key = tokenizer_key(ck) if tokenizers is not None else None       # `tokenizers`: {key: tokenizer} kept by a sweep
-    model, tok, _ = load_model(ck.model, revision=ck.revision, **{k: v for k, v in todo[0].load.items() if v is not None},
-                               tokenizer=tokenizers.get(key, ck.tokenizer or True) if key is not None else ck.tokenizer or True)
+    model, tok, _ = _load(ck, todo[0].load, tokenizers.get(key, ck.tokenizer or True) if key is not None
+                          else ck.tokenizer or True, check)
     if key is not None:
         if key not in tokenizers and len(tokenizers) >= 4: tokenizers.pop(next(iter(tokenizers)))
         tokenizers[key] = tok
     rows, failed = 0, True
     try:
         for m in todo:
-            df = m(model, tok, ck)
+            df = _measured(m, model, tok, ck)
             for col, v in [("step", ck.step), ("tokens", ck.tokens)][::-1]:
                 if col not in df.columns: df.insert(min(2, len(df.columns)), col, v)
             if m.load.get("dtype") is not None and "dtype" not in df.columns:
@@ -535,7 +636,7 @@ def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict
     finally:
         alive = weakref.ref(model); del model
         if alive() is not None: gc.collect()             # held in a cycle (a traceback's frames): a full collection frees it
-        if torch.cuda.is_available(): torch.cuda.empty_cache()
+        _free_device()
         if not keep_files:                               # every measure is stored (or failed): the download is not needed
             try: evict_checkpoint(ck)
             except Exception as e:                       # never in place of the measure's own error
@@ -562,7 +663,9 @@ def sweep(
                                    # its measures are stored, so the disk holds one checkpoint at a time
     failures:str="raise",          # a checkpoint that fails is recorded and the sweep goes on; at the end: "raise" a SweepError
                                    # naming each, or "record" (the rows of the rest; .attrs["failures"] lists the failures);
-                                   # "stop": raise the first failure at once
+                                   # "stop": raise the first failure at once. A full disk stops the sweep in any mode
+    check_downloads:bool=True,     # check each Hub download against the SHA-256 the Hub records (reads the weights once more:
+                                   # about 10 s per GB); a damaged one is removed and downloaded again
 ) -> pd.DataFrame:
     "Measure every checkpoint not yet in the store; returns the rows of all of this sweep's jobs (a `measure` column for a list)."
     store = store if isinstance(store, ResultStore) else ResultStore(store)
@@ -575,6 +678,10 @@ def sweep(
     failed, unreadable = {}, {}                          # checkpoint name -> its failure record; -> an error while verifying
     def settle(ck, error=None):
         if error is None: clear_failure(store, ck, ms); return
+        if disk_full(error):                             # every later checkpoint would fail the same way
+            try: record_failure(store, ck, ms, error)
+            except OSError: pass
+            raise disk_full_error(ck, store, error) from error
         if failures == "stop": raise error
         failed[ck.name] = record_failure(store, ck, ms, error)
         warnings.warn(f"{ck.name} failed ({type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''}); "
@@ -589,7 +696,10 @@ def sweep(
                          f"earlier one of the series: {duplicate_list(prints)}. Their rows would draw a training curve that never happened: drop them, "
                          "pass duplicates='skip' to measure each set of weights once (the rows name the others), or keep_duplicates=True "
                          "(duplicates='keep', sol-sweep --keep-duplicates) to measure them marked in every row.")
+    refused = []                                         # the duplicates not measured, for the table of missing checkpoints
     if dup and duplicates == "skip":
+        refused = [dict(checkpoint=r.checkpoint, step=r.step, status="same weights", detail=f"same weights as {r.duplicate_of}")
+                   for r in prints[prints.duplicate_of != ""].itertuples()]
         same = prints[prints.duplicate_of != ""].groupby("duplicate_of", sort=False).checkpoint.agg(", ".join)
         prints = prints[prints.duplicate_of == ""].assign(same_weights=lambda p: p.checkpoint.map(same).fillna(""))
         distinct = set(prints.checkpoint)
@@ -603,7 +713,7 @@ def sweep(
         tokenizers = {}                                  # one tokenizer per distinct set of tokenizer files
         for ck in todo:
             if bar is not None: bar.set_postfix_str(ck.name[-40:])
-            try: _attempt(ck, ms, store, keep_files, tokenizers)
+            try: _attempt(ck, ms, store, keep_files, tokenizers, check_downloads)
             except Exception as e: settle(ck, e)
             else: settle(ck)
             if bar is not None: bar.update()
@@ -611,7 +721,7 @@ def sweep(
         import ray
         if not ray.is_initialized(): ray.init()
         remote = ray.remote(num_gpus=1 if _want_gpu(ms[0]) else 0)(_attempt)      # retried on a worker as here
-        pending = {remote.remote(ck, ms, str(store.path), keep_files): ck for ck in todo}
+        pending = {remote.remote(ck, ms, str(store.path), keep_files, None, check_downloads): ck for ck in todo}
         while pending:
             ready, _ = ray.wait(list(pending))
             for ref in ready:
@@ -621,7 +731,7 @@ def sweep(
                 else: settle(ck)
             if bar is not None: bar.update(len(ready))
     else:
-        futures = {executor.submit(_attempt, ck, ms, str(store.path), keep_files): ck for ck in todo}
+        futures = {executor.submit(_attempt, ck, ms, str(store.path), keep_files, None, check_downloads): ck for ck in todo}
         for f in as_completed(futures):
             try: f.result()
             except Exception as e: settle(futures[f], e)
@@ -643,6 +753,10 @@ def sweep(
     table = pd.DataFrame(list(failed.values()), columns=FAILURE_COLUMNS)
     if failed and failures == "raise": raise SweepError(table, out)
     out.attrs["failures"] = table.to_dict("records")      # records, not a frame: pandas compares attrs when it combines frames
+    out.attrs["missing"] = refused + [dict(checkpoint=f["checkpoint"], step=f["step"], status="failed",
+                                           detail=f"{f['error']}: {f['message']}") for f in failed.values()]
     return out
+
+MISSING_COLUMNS = ["checkpoint", "step", "status", "detail"]     # a sweep's .attrs["missing"]: status "failed" or "same weights"
 
 def _want_gpu(measure): return str(measure.load.get("device") or "").startswith("cuda")

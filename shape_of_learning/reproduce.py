@@ -57,6 +57,8 @@ class Task:
     findings: callable              # (tables) -> [(figure, finding, value), ...]
     version: int = 1                # bump when the computation changes in a way the config does not show
     optional: tuple = ()            # tables a run may legitimately not produce
+    missing: str = None             # the table of checkpoints its sweeps did not measure (`checkpoints.MISSING_COLUMNS`):
+                                    # a run with any "failed" there is saved but not cached, so the next run retries them
 
     def config(self, config="offline") -> TaskConfig:
         "A configuration of this task by name (`rehearsal`: its `paper` one on the local Hub), or the one given (checked)."
@@ -136,7 +138,13 @@ def run_task(task, config="offline", cache=None, force:bool=False, progress:bool
     for t, df in tables.items():
         if not len(df): raise RuntimeError(f"task {task.name} computed an empty {t} table")
         store.write(keys[t], df)
-    store.write(manifest, pd.DataFrame({"table": list(tables)}))
+    gaps = tables.get(task.missing) if task.missing else None
+    failed = gaps[gaps.status == "failed"] if gaps is not None else ()
+    if len(failed):                                     # no manifest: the next run computes again, and its sweeps retry these
+        warnings.warn(f"task {task.name}: {len(failed)} checkpoint(s) failed ({', '.join(failed.checkpoint.astype(str)[:5])}"
+                      f"{', ...' if len(failed) > 5 else ''}); its tables are saved without them, and the next run retries only "
+                      f"those (the reasons: the {task.missing} table)")
+    else: store.write(manifest, pd.DataFrame({"table": list(tables)}))
     return {t: pd.read_csv(store.csv_path(keys[t])) for t in tables}, False     # read back: cached runs get the same dtypes
 
 # %% ../nbs/11_reproduce.ipynb #e17a47e1
@@ -154,10 +162,12 @@ def _manifest(d:Path, config:str) -> tuple:
     except ValueError: raise ValueError(f"table manifest {p} is damaged (not UTF-8 JSON); rerun sol-reproduce --config {config}") from None
     return p, m
 
-def save_tables(tables:dict, config:str, out=None) -> list:
+def save_tables(tables:dict, config:str, out=None, absent=()) -> list:
     "Write a task's tables to OUT/data/{config}_{table}.csv, each atomically, and record rows and hash in the manifest."
     d = Path(out or figures_dir()) / "data"; d.mkdir(parents=True, exist_ok=True)
     path, m = _manifest(d, config)
+    for t in absent:                                  # optional tables this run did not make: an older run's are stale
+        (d / f"{config}_{t}.csv").unlink(missing_ok=True); m.pop(f"{config}_{t}.csv", None)
     paths = []
     for t, df in tables.items():
         data = df.to_csv(index=False).encode()
@@ -232,7 +242,7 @@ def reproduce(tasks, config="offline", out=None, cache=None, force=False, progre
         t0 = time.perf_counter()
         redo = force is True or (not isinstance(force, bool) and task.name in force)
         tables, cached = run_task(task, cfgs[task.name], cache=cache, force=redo, progress=progress)
-        files += save_tables(tables, cfgs[task.name].name, out)
+        files += save_tables(tables, cfgs[task.name].name, out, absent=[t for t in task.optional if t not in tables])
         with matplotlib.rc_context({"backend": "Agg"}): files += draw(task, tables, cfgs[task.name], out)
         found = task.findings(tables)
         findings += [dict(task=task.name, figure=a, finding=b, value=c) for a, b, c in found]

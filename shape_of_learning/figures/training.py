@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import pandas as pd
-from ..checkpoints import local_checkpoints, series, profile_measure, sweep, SWEEP_CHECKS, Measure
+from ..checkpoints import local_checkpoints, series, profile_measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS, Measure
 from ..data import TextSource, text_source, sol_cache
 from ..train import trained_series, training_log, get_preset, split_documents
 from ..weights import weight_table
@@ -20,8 +20,8 @@ from ..reproduce import TaskConfig, Task, register, title
 
 # %% auto #0
 __all__ = ['PAPER_RUNS', 'TRAINING_CONFIGS', 'TRAINING', 'TrainingConfig', 'sweep_source', 'run_checkpoints', 'every',
-           'compute_training', 'plot_dynamics', 'same_weights', 'plot_weights', 'plot_cosine', 'plot_loss',
-           'plot_training', 'training_findings']
+           'compute_training', 'missing_of', 'mark_missing', 'missing_notes', 'note_missing', 'plot_dynamics',
+           'same_weights', 'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training', 'training_findings']
 
 # %% ../../nbs/figures/training.ipynb #e4a16835
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def compute_training(cfg, progress=False, cache=None) -> dict:
     load = dict(device=cfg.device, dtype=cfg.dtype)
     weights = Measure("weights", lambda m, tok, ck: weight_table(m, model_name=ck.model, revision=ck.revision), load=load)
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
-    frames, logs = [], []
+    frames, logs, gaps = [], [], []
     for label, spec, window in cfg.runs:
         cks, loss, ctx = run_checkpoints(spec, cfg.preset)
         if loss is not None: logs.append(loss.reset_index().assign(run=label))
@@ -85,21 +85,26 @@ def compute_training(cfg, progress=False, cache=None) -> dict:
         cosine = profile_measure(source, metrics=("intersim", "intrasim"), n_tokens=cfg.cosine_n_tokens, window=window,
                                  name="cosine", **load)
         measures = (profile, cosine, weights)           # each checkpoint loaded once for all three, then its download removed
-        df = sweep(every(cks, cfg.every), list(measures), store, progress=progress, duplicates="skip")
+        df = sweep(every(cks, cfg.every), list(measures), store, progress=progress, duplicates="skip", failures="record")
+        gaps.append(pd.DataFrame(df.attrs["missing"], columns=MISSING_COLUMNS).assign(run=label))
+        if not len(df): continue                        # every checkpoint failed: named in the missing table only
         df = pd.concat([df[df.measure == m.name] for m in measures], ignore_index=True)       # measure by measure
         df = df.assign(run=label, val_loss=df.step.map(loss) if loss is not None else np.nan)
         if "same_weights" in df and not (df.same_weights != "").any(): df = df.drop(columns="same_weights")
         frames.append(df.drop(columns=["job", *SWEEP_CHECKS], errors="ignore"))
+    missing = pd.concat(gaps, ignore_index=True)
+    if not frames: raise RuntimeError(f"no checkpoint of any run was measured:\n{missing.to_string(index=False)}")
     out = pd.concat(frames, ignore_index=True)
     out["model"] = out.run                        # cache paths are machine-specific; the run names the model
     res = {"training_dynamics": out}
     if logs: res["train_logs"] = pd.concat(logs, ignore_index=True)
+    if len(missing): res["training_missing"] = missing
     return res
 
-TRAINING = register(Task("training", "P1 Figs. 2-5, P2 Figs. 3-4, 7-9", ("training_dynamics", "train_logs"),
+TRAINING = register(Task("training", "P1 Figs. 2-5, P2 Figs. 3-4, 7-9", ("training_dynamics", "train_logs", "training_missing"),
                          ("training_dynamics", "training_weights", "training_cosine", "training"), TRAINING_CONFIGS,
                          compute_training, lambda t, cfg: plot_training(t, cfg), lambda t: training_findings(t),
-                         optional=("train_logs",)))     # logs exist only for runs trained here
+                         optional=("train_logs", "training_missing"), missing="training_missing"))   # logs: runs trained here only
 
 # %% ../../nbs/figures/training.ipynb #3a87bdb8
 def _colors(runs):
@@ -108,6 +113,39 @@ def _colors(runs):
     return dict(zip(runs, ("tab:red", "tab:orange", "tab:blue", "tab:green", "tab:purple", "tab:brown", "tab:pink",
                            "tab:gray", "tab:olive", "tab:cyan") + tuple(colormaps["tab20b"].colors)))
 def _stepaxis(ax): ax.set_xscale("symlog", linthresh=1); ax.set_xlabel("training step (symlog)")
+
+# %% ../../nbs/figures/training.ipynb #3112601b
+def missing_of(t:dict, table:str="training_missing") -> pd.DataFrame:
+    "The checkpoints a task's sweeps did not measure (an empty table where none are missing)."
+    return t.get(table, pd.DataFrame(columns=[*MISSING_COLUMNS, "run"]))
+
+def mark_missing(ax, missing:pd.DataFrame, colors:dict, run:str=None):
+    "Mark the steps a step axis lacks at its foot in the run's colour: x failed, | same weights as an earlier step."
+    sel = missing if run is None else missing[missing.run == run]
+    for status, marker in (("failed", "x"), ("same weights", "|")):
+        g = sel[sel.status == status]
+        if len(g): ax.scatter(g.step.astype(float), np.full(len(g), 0.03), marker=marker, s=36, linewidths=1.2, zorder=5,
+                              c=[colors.get(r, "k") for r in g.run], transform=ax.get_xaxis_transform(), clip_on=False)
+
+# %% ../../nbs/figures/training.ipynb #3c179de7
+def _short(name:str) -> str: return name.rpartition("@")[2] if "@" in name else Path(name).name
+
+def missing_notes(missing:pd.DataFrame) -> list:
+    "One line per run and reason: 'run: step7000, step14000 = main (same weights)', 'run: step3000 failed (OSError: ...)'."
+    notes = []
+    for (run, status, detail), g in missing.groupby(["run", "status", "detail"], sort=False):
+        names = ", ".join(_short(str(c)) for c in g.checkpoint)
+        notes.append(f"{run}: {names} = {_short(detail.removeprefix('same weights as '))}" if status == "same weights"
+                     else f"{run}: {names} failed ({detail[:90]})")
+    return notes
+
+def note_missing(fig, t:dict, table:str="training_missing"):
+    "The note under a figure's panels naming the checkpoints it lacks (nothing if none)."
+    notes = missing_notes(missing_of(t, table))
+    if notes:
+        fig.text(0.01, 0.003, "Not measured (x failed, | same weights as an earlier checkpoint): " + "; ".join(notes),
+                 fontsize=6.5, wrap=True, va="bottom")
+        fig.subplots_adjust(bottom=0.12)
 
 # %% ../../nbs/figures/training.ipynb #43f85b12
 def plot_dynamics(t, cfg):
@@ -151,11 +189,8 @@ def plot_dynamics(t, cfg):
     stepaxis(axes[1, 2]); axes[1, 2].set_title("mean average cosine across layers (InterSim)"); axes[1, 2].legend(fontsize=8)
     title(fig, f"Over training (paper 1, Figs. 2-5): {int(prof.n_vectors.max()):,} held-out tokens per layer, "
                 f"{len(steps)} checkpoints", cfg.about, size=10)
-    notes = same_weights(df)
-    if notes:                                         # checkpoints the Hub serves with an earlier one's weights: named, not drawn
-        fig.text(0.01, 0.003, "Not measured, same weights on the Hub as an earlier checkpoint: " + "; ".join(notes),
-                 fontsize=6.5, wrap=True, va="bottom")
-        fig.subplots_adjust(bottom=0.1)
+    for ax in (axes[0, 0], axes[0, 1], axes[0, 2], axes[1, 2]): mark_missing(ax, missing_of(t), colors)
+    note_missing(fig, t)
     return fig
 
 def same_weights(df) -> list:
@@ -189,6 +224,8 @@ def plot_weights(t, cfg):
             if s.notna().any(): axes[2].plot(s.index, s.values, ls, marker="o", ms=2.5, color=colors[run], label=f"{run}, {metric}")
     stepaxis(axes[2]); axes[2].set_title("final norm: avgnorm(g) solid, avgnorm(b) dashed", fontsize=10); axes[2].legend(fontsize=7)
     title(fig, "I(W) and the final norm over training (paper 2, Figs. 7-9), tied vs untied", cfg.about, size=10)
+    for ax in axes: mark_missing(ax, missing_of(t), colors)
+    note_missing(fig, t)
     return fig
 
 # %% ../../nbs/figures/training.ipynb #8ded05f6
@@ -214,6 +251,9 @@ def plot_cosine(t, cfg):
     axes[0, 0].set_ylabel("average cosine"); axes[1, 0].set_ylabel("average cosine")
     title(fig, f"InterSim and IntraSim per layer over training (paper 2, Figs. 3-4), {int(cos.n_vectors.max()):,} held-out "
                 "tokens per checkpoint", cfg.about, size=10)
+    for col, run in enumerate(runs):
+        for ax in axes[:, col]: mark_missing(ax, missing_of(t), {run: "k"}, run=run)
+    note_missing(fig, t)
     return fig
 
 # %% ../../nbs/figures/training.ipynb #9d4f9e99
@@ -238,17 +278,22 @@ def plot_training(t, cfg) -> dict:
 
 # %% ../../nbs/figures/training.ipynb #5e70394f
 def training_findings(t) -> list:
-    "Mean TwoNN and the largest layer anisotropy at step 0, their peak and the end; I(W) from step 0 to the end; checkpoints not measured."
-    df, rows = t["training_dynamics"], []
-    rows += [("P1 Figs. 2-5, P2 Figs. 3-4", "not measured: same weights on the Hub as an earlier checkpoint", n) for n in same_weights(df)]
+    "How many checkpoints each run rests on; mean TwoNN and the largest layer anisotropy first, at their peak and last; I(W) first to last."
+    df, rows, missing = t["training_dynamics"], [], missing_of(t)
     prof, wts = df[df.measure == "profile"], df[df.measure == "weights"]
     for run, g in prof.groupby("run", sort=False):
+        gaps = missing[missing.run == run]
+        n = g.step.nunique()
+        why = ", ".join(f"{int((gaps.status == s).sum())} {s}" for s in ("failed", "same weights") if (gaps.status == s).any())
+        rows.append(("P1 Figs. 2-5, P2 Figs. 3-4", f"{run}: checkpoints measured", f"{n} of {n + len(gaps)}" + (f" ({why})" if why else "")))
         s = g[g.metric == "twonn"].groupby("step").value.mean()
         a = g[g.metric == "anisotropy"].groupby("step").value.max()
-        rows.append(("P1 Fig. 4", f"{run}: mean TwoNN ID, step 0 / peak (step) / final",
+        rows.append(("P1 Fig. 4", f"{run}: mean TwoNN ID, step {s.index[0]} / peak (step) / final",
                      f"{s.iloc[0]:.1f} / {s.max():.1f} ({s.idxmax()}) / {s.iloc[-1]:.1f}"))
-        rows.append(("P1 Figs. 2-3", f"{run}: largest layer anisotropy, step 0 / peak (step) / final",
+        rows.append(("P1 Figs. 2-3", f"{run}: largest layer anisotropy, step {a.index[0]} / peak (step) / final",
                      f"{a.iloc[0]:.3f} / {a.max():.3f} ({a.idxmax()}) / {a.iloc[-1]:.3f}"))
+    for run, gaps in missing[~missing.run.isin(prof.run)].groupby("run", sort=False):
+        rows.append(("P1 Figs. 2-5, P2 Figs. 3-4", f"{run}: checkpoints measured", f"0 of {len(gaps)} (every one failed or a copy)"))
     u = wts[(wts.metric == "I(W)") & (wts.center.astype(str) == "False") & (wts.signs.astype(str) == "fixed")]
     for (run, matrix), g in u.groupby(["run", "matrix"], sort=False):
         s = g.set_index("step").value.sort_index()
