@@ -22,14 +22,14 @@ from .models import load_model, dtype_name
 
 # %% auto #0
 __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIGHT_SUFFIXES', 'RETRIES', 'RETRY_WAIT',
-           'FAILURE_COLUMNS', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES', 'MISSING_COLUMNS',
-           'Checkpoint', 'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions',
-           'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series', 'series', 'job_key',
-           'atomic_write', 'ResultStore', 'weight_files', 'weights_fingerprint', 'hub_fingerprint',
+           'FAILURE_COLUMNS', 'STALE_DOWNLOAD', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES',
+           'MISSING_COLUMNS', 'Checkpoint', 'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints',
+           'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series',
+           'series', 'job_key', 'atomic_write', 'ResultStore', 'weight_files', 'weights_fingerprint', 'hub_fingerprint',
            'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'DamagedDownload', 'transient',
            'record_failure', 'clear_failure', 'failure_table', 'SweepError', 'out_of_memory', 'smaller_batches',
-           'disk_full', 'disk_full_error', 'check_download', 'Measure', 'profile_measure', 'measures',
-           'evict_checkpoint', 'tokenizer_key', 'run_job', 'sweep']
+           'disk_full', 'disk_full_error', 'check_download', 'clear_stale_downloads', 'Measure', 'profile_measure',
+           'measures', 'evict_checkpoint', 'tokenizer_key', 'run_job', 'sweep']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -502,6 +502,22 @@ def check_download(ck:Checkpoint, cache_dir=None) -> int:
                                   f"records {blob.name[:12]}...; removed from the Hub cache, so the next attempt downloads it again")
     return checked
 
+# %% ../nbs/07_checkpoints.ipynb #0cadbd2c
+STALE_DOWNLOAD = 600      # seconds without a write after which a partial download (*.incomplete) is a dead process's
+
+def clear_stale_downloads(ck:Checkpoint, cache_dir=None, age:float=None) -> int:
+    "Remove the partial downloads of a Hub checkpoint's repository that nobody has written to for `age` s; bytes freed."
+    if Path(ck.model).exists(): return 0
+    from huggingface_hub import constants
+    blobs = Path(cache_dir or constants.HF_HUB_CACHE) / f"models--{ck.model.replace('/', '--')}" / "blobs"
+    freed, now = 0, time.time()
+    for f in blobs.glob("*.incomplete"):
+        try:
+            st = f.stat()
+            if now - st.st_mtime > (STALE_DOWNLOAD if age is None else age): f.unlink(); freed += st.st_size
+        except FileNotFoundError: pass                   # finished or removed meanwhile
+    return freed
+
 # %% ../nbs/07_checkpoints.ipynb #003ca5b1
 @dataclass
 class Measure:
@@ -617,6 +633,7 @@ def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict
     todo = [m for m in measures(measure) if not store.done(_key(ck, m))]
     if not todo: return 0
     key = tokenizer_key(ck) if tokenizers is not None else None       # `tokenizers`: {key: tokenizer} kept by a sweep
+    clear_stale_downloads(ck)                                         # a killed run's partial files: never resumed
     model, tok, _ = _load(ck, todo[0].load, tokenizers.get(key, ck.tokenizer or True) if key is not None
                           else ck.tokenizer or True, check)
     if key is not None:

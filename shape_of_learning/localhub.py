@@ -9,6 +9,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/localhub.html.md"""
 from __future__ import annotations
 import bz2, hashlib, importlib.util, io, json, os, re, shutil, socket, subprocess, sys, tempfile, threading, time, urllib.request, zipfile
 from dataclasses import dataclass, fields, replace
+from fastcore.basics import patch
 from functools import partial, lru_cache
 from http.server import ThreadingHTTPServer, SimpleHTTPRequestHandler
 from pathlib import Path
@@ -24,10 +25,10 @@ from .figures import TASKS, SLOW_TASKS
 
 # %% auto #0
 __all__ = ['FAMILIES', 'BLOOM_BRANCHES', 'HUB_DUPLICATES', 'LFS_SUFFIXES', 'STANDIN_VOCAB', 'STANDIN_WIDTH', 'SPECIAL_TOKENS',
-           'TREC_COARSE', 'DATASET_FILES', 'STANDIN_VERSION', 'StandIn', 'family', 'config_repos', 'paper_standins',
-           'lfs_pointer', 'branch_name', 'commit_files', 'standin_tokenizer', 'standin_model_files', 'pile_files',
-           'glue_files', 'sst2_files', 'trec_files', 'build_standin', 'enwik8_standin', 'build_hub', 'serve',
-           'free_port', 'point_clients', 'restore_clients', 'LocalHub', 'hub_tasks', 'capped', 'rehearse']
+           'TREC_COARSE', 'DATASET_FILES', 'STANDIN_VERSION', 'FAULTS', 'StandIn', 'family', 'config_repos',
+           'paper_standins', 'lfs_pointer', 'branch_name', 'commit_files', 'standin_tokenizer', 'standin_model_files',
+           'pile_files', 'glue_files', 'sst2_files', 'trec_files', 'build_standin', 'enwik8_standin', 'build_hub',
+           'serve', 'free_port', 'point_clients', 'restore_clients', 'LocalHub', 'hub_tasks', 'capped', 'rehearse']
 
 # %% ../nbs/11b_localhub.ipynb #f67e2609
 @dataclass(frozen=True)
@@ -352,13 +353,30 @@ def serve(config:str, mirror:str, logs:str):
     import olah.server as server
     from starlette.responses import JSONResponse, Response
 
-    async def ranged(resp, header:str):                        # olah's mirror sends whole files; the Hub honours ranges
+    run = Path(config).parent
+
+    async def file_response(resp, header:str, fault:dict):     # olah's mirror sends whole files; the Hub honours ranges
         body = b"".join([chunk async for chunk in resp.body_iterator])
-        span, headers = _byte_range(header, len(body)), {k: v for k, v in resp.headers.items() if k.lower() != "content-length"}
-        if span is None: return Response(body, status_code=200, headers=headers)
-        start, stop = span
-        if start >= len(body): return Response(status_code=416, headers={"Content-Range": f"bytes */{len(body)}"})
-        return Response(body[start:stop], status_code=206, headers={**headers, "Content-Range": f"bytes {start}-{stop - 1}/{len(body)}"})
+        span, headers = _byte_range(header or "", len(body)), {k: v for k, v in resp.headers.items() if k.lower() != "content-length"}
+        status = 200
+        if span is not None:
+            start, stop = span
+            if start >= len(body): return Response(status_code=416, headers={"Content-Range": f"bytes */{len(body)}"})
+            body, status, headers = body[start:stop], 206, {**headers, "Content-Range": f"bytes {start}-{stop - 1}/{len(body)}"}
+        if fault is None: return Response(body, status_code=status, headers=headers)
+        return _faulty(body, status, headers, fault)
+
+    def take_fault(path:str):
+        "The first injected fault whose `match` is in this download's path, counted down (None if none)."
+        f = run / "faults.json"
+        if not f.is_file(): return None
+        faults = json.loads(f.read_text())
+        for fault in faults:
+            if fault["match"] in path and fault["times"] != 0:
+                fault["times"] -= 1
+                f.write_text(json.dumps(faults))
+                return fault
+        return None
 
     @server.app.middleware("http")
     async def as_the_hub(request, call_next):
@@ -370,13 +388,18 @@ def serve(config:str, mirror:str, logs:str):
         folder = Path(mirror) / kind / repo if repo else None
         if what == "info" and folder.is_dir():                   # model_info(repo) without a revision: main
             request.scope["path"] = request.scope["path"].rstrip("/") + "/revision/main"
+        fault = None
+        if what == "resolve" and request.method == "GET":
+            with open(run / "downloads.log", "a") as log: log.write(f"{request.scope['path']}\t{request.headers.get('range', '')}\n")
+            fault = take_fault(request.scope["path"])
+            if fault is not None and fault["kind"] == "status": return Response(status_code=fault["status"])
         resp = await call_next(request)
         if resp.status_code == 401 and folder is not None and folder.is_dir() and what in ("tree", "paths-info", "resolve", "revision"):
             if _known_revision(folder, revision) and what != "revision":
                 return JSONResponse({"error": "Entry not found"}, status_code=404, headers={"X-Error-Code": "EntryNotFound"})
             return JSONResponse({"error": f"Invalid rev id: {revision}"}, status_code=404, headers={"X-Error-Code": "RevisionNotFound"})
-        if what == "resolve" and request.method == "GET" and resp.status_code == 200 and "range" in request.headers:
-            return await ranged(resp, request.headers["range"])
+        if what == "resolve" and request.method == "GET" and resp.status_code == 200 and ("range" in request.headers or fault):
+            return await file_response(resp, request.headers.get("range"), fault)
         return resp
     parent = os.getppid()
     def orphaned():                                           # a killed parent (a notebook kernel) leaves no server behind
@@ -385,6 +408,23 @@ def serve(config:str, mirror:str, logs:str):
     threading.Thread(target=orphaned, daemon=True).start()
     sys.argv = ["olah-cli", "-c", config, "--log-path", logs]
     server.main()
+
+FAULTS = ("status", "drop", "corrupt", "slow")   # what LocalHub.inject can make a download do
+
+def _faulty(body:bytes, status:int, headers:dict, fault:dict):
+    "A file response with a fault: cut off halfway (drop), one byte flipped (corrupt), or sent in slow pieces (slow)."
+    import asyncio
+    from starlette.responses import Response, StreamingResponse
+    if fault["kind"] == "corrupt":
+        damaged = bytearray(body); damaged[len(body) // 2] ^= 0xFF
+        return Response(bytes(damaged), status_code=status, headers=headers)
+    async def pieces():
+        if fault["kind"] == "drop":
+            yield body[:len(body) // 2]
+            raise ConnectionResetError("local Hub: connection dropped halfway through the file (an injected fault)")
+        for start in range(0, len(body), 1 << 14):
+            await asyncio.sleep(fault.get("delay", 0.2)); yield body[start:start + (1 << 14)]
+    return StreamingResponse(pieces(), status_code=status, headers={**headers, "content-length": str(len(body))})
 
 def free_port() -> int:
     "A free TCP port on 127.0.0.1."
@@ -452,6 +492,7 @@ class LocalHub:
         self.port = free_port()
         self.endpoint = f"http://127.0.0.1:{self.port}"
         run = self.root / "run"; run.mkdir(exist_ok=True)
+        for f in ("faults.json", "downloads.log"): (run / f).unlink(missing_ok=True)     # no fault or log of an earlier hub
         cfg = run / "olah.toml"
         cfg.write_text(f'[basic]\nhost = "127.0.0.1"\nport = {self.port}\nmirrors-path = ["{self.root / "mirror"}"]\n'
                        f'repos-path = "{run / "olah-repos"}"\n[accessibility]\noffline = true\n')
@@ -497,6 +538,35 @@ class LocalHub:
 
 class _QuietFiles(SimpleHTTPRequestHandler):
     def log_message(self, *args): pass
+
+# %% ../nbs/11b_localhub.ipynb #ae1d651c
+@patch
+def file_url_path(self:LocalHub, name:str) -> str:
+    "'REPO@REVISION/FILE' as the path the clients download it by: /REPO/resolve/COMMIT/FILE (a model repository's)."
+    repo, _, rest = name.partition("@")
+    revision, _, filename = rest.partition("/")
+    commit = _git(self.root / "mirror" / "models" / repo, "rev-parse", branch_name(revision))
+    return f"/{repo}/resolve/{commit}/{filename}"
+
+@patch
+def inject(self:LocalHub, match:str, kind:str, times:int=1, **extra):
+    "The next `times` (-1: every) downloads of `match` (REPO@REVISION/FILE or part of a path) fail as `kind` (FAULTS)."
+    if kind not in FAULTS: raise ValueError(f"kind must be one of {FAULTS}; got {kind!r}")
+    if "@" in match: match = self.file_url_path(match)
+    f = self.root / "run" / "faults.json"
+    faults = json.loads(f.read_text()) if f.is_file() else []
+    f.write_text(json.dumps(faults + [dict(match=match, kind=kind, times=times, **extra)]))
+
+@patch
+def clear_faults(self:LocalHub): (self.root / "run" / "faults.json").unlink(missing_ok=True)
+
+@patch
+def downloads(self:LocalHub, match:str="") -> list:
+    "(path, Range header or '') of every file download the server saw whose path holds `match` (or REPO@REVISION/FILE)."
+    if "@" in match: match = self.file_url_path(match)
+    log = self.root / "run" / "downloads.log"
+    rows = [line.split("\t") for line in log.read_text().splitlines()] if log.is_file() else []
+    return [(path, rng) for path, rng in rows if match in path]
 
 # %% ../nbs/11b_localhub.ipynb #567b4ecd
 def hub_tasks() -> list:

@@ -14,13 +14,13 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 from ..anisotropy import average_cosine
-from ..checkpoints import Measure, sweep, SWEEP_CHECKS
+from ..checkpoints import Measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS
 from ..data import LabeledTexts, labeled_texts, sol_cache
 from ..downstream import layer_features, stratified_folds, probe_accuracy, probe_profile, isotropy_correlation, NEWTON_MAX
 from ..models import QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
 from ..reproduce import TaskConfig, Task, register, title, dtype_column
 from ..weights import partition_isotropy, unembedding_matrix
-from .training import run_checkpoints
+from .training import run_checkpoints, missing_of, note_missing
 
 # %% auto #0
 __all__ = ['PROBE_CONFIGS', 'PROBES', 'OFFLINE_SETS', 'PAPER_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES', 'ProbeConfig',
@@ -158,15 +158,21 @@ def compute_probe_series(cfg, progress=False, cache=None) -> dict:
                       params=dict(sets=cfg.sets, layer=cfg.layer, batch_size=cfg.batch_size, tol=cfg.tol,
                                   newton_max=NEWTON_MAX, texts=texts_fingerprint(loaded)))
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
-    frames = []
+    frames, gaps = [], []
     for label, spec in cfg.runs:
         cks = run_checkpoints(spec, cfg.preset)[0]
-        df = sweep(cks, measure, store, progress=progress, duplicates="skip")
-        frames.append(df.drop(columns=["job", *SWEEP_CHECKS], errors="ignore").assign(model=label))
-    return {"probe_series": pd.concat(frames, ignore_index=True)}
+        df = sweep(cks, measure, store, progress=progress, duplicates="skip", failures="record")
+        gaps.append(pd.DataFrame(df.attrs["missing"], columns=MISSING_COLUMNS).assign(run=label))
+        if len(df): frames.append(df.drop(columns=["job", *SWEEP_CHECKS], errors="ignore").assign(model=label))
+    missing = pd.concat(gaps, ignore_index=True)
+    if not frames: raise RuntimeError(f"no checkpoint of any run was measured:\n{missing.to_string(index=False)}")
+    out = {"probe_series": pd.concat(frames, ignore_index=True)}
+    if len(missing): out["probe_series_missing"] = missing        # failed or refused checkpoints: named, retried when failed
+    return out
 
-PROBE_SERIES = register(Task("probe_series", "P2 Figs. 11-13", ("probe_series",), ("probe_series",), PROBE_SERIES_CONFIGS,
-                             compute_probe_series, lambda t, cfg: plot_probe_series(t, cfg), lambda t: probe_series_findings(t)))
+PROBE_SERIES = register(Task("probe_series", "P2 Figs. 11-13", ("probe_series", "probe_series_missing"), ("probe_series",),
+                             PROBE_SERIES_CONFIGS, compute_probe_series, lambda t, cfg: plot_probe_series(t, cfg),
+                             lambda t: probe_series_findings(t), optional=("probe_series_missing",), missing="probe_series_missing"))
 
 # %% ../../nbs/figures/p2_downstream.ipynb #2f346b3d
 def series_correlations(t) -> pd.DataFrame:
@@ -189,7 +195,8 @@ def plot_probe_series(t, cfg) -> dict:
     for ax, task in zip(axes[0], tasks):
         for model, g in acc[acc.task == task].sort_values("step").groupby("model", sort=False):
             x = iso.loc[model].reindex(g.step).to_numpy()
-            line, = ax.plot(x, g.value, "o-", ms=3, label=f"{model} ({len(g)} checkpoints)")
+            lacks = (missing_of(t, "probe_series_missing").run == model).sum()
+            line, = ax.plot(x, g.value, "o-", ms=3, label=f"{model} ({len(g)}{f' of {len(g) + lacks}' if lacks else ''} checkpoints)")
             ax.plot(x[:1], g.value.iloc[:1], "s", ms=7, mfc="none", color=line.get_color())
         g0 = acc[acc.task == task].iloc[0]
         ax.axhline(1 / g0.n_classes, color="grey", ls=":", lw=1, label="chance")
@@ -199,12 +206,19 @@ def plot_probe_series(t, cfg) -> dict:
     axes[0, 0].legend(fontsize=8)
     title(fig, "Downstream accuracy vs isotropy over training checkpoints (paper 2, Figs. 11-13): 5-fold linear probes; "
                "squares mark the first checkpoint", cfg.about)
+    note_missing(fig, t, "probe_series_missing")
     return {"probe_series": fig}
 
 def probe_series_findings(t) -> list:
-    "Spearman's rho of probe accuracy with I(W) across checkpoints, per model and set."
-    return [("P2 Figs. 11-13", f"{r.model} {r.task}: Spearman(I(W), probe accuracy) over {r.n} checkpoints",
-             f"{r.spearman:.2f} (p = {r.spearman_p:.2g})") for r in series_correlations(t).itertuples()]
+    "Per model, how many checkpoints it rests on; Spearman's rho of probe accuracy with I(W) across them, per model and set."
+    ser, missing = t["probe_series"], missing_of(t, "probe_series_missing")
+    rows = []
+    for model in dict.fromkeys([*ser.model, *missing.run]):
+        n, lacks = ser[ser.model == model].step.nunique(), missing[missing.run == model]
+        why = ", ".join(f"{int((lacks.status == s).sum())} {s}" for s in ("failed", "same weights") if (lacks.status == s).any())
+        rows.append(("P2 Figs. 11-13", f"{model}: checkpoints measured", f"{n} of {n + len(lacks)}" + (f" ({why})" if why else "")))
+    return rows + [("P2 Figs. 11-13", f"{r.model} {r.task}: Spearman(I(W), probe accuracy) over {r.n} checkpoints",
+                    f"{r.spearman:.2f} (p = {r.spearman_p:.2g})") for r in series_correlations(t).itertuples()]
 
 # %% ../../nbs/figures/p2_downstream.ipynb #f8075409
 def probe_findings(t) -> list:
