@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/checkpoints.html.md"
 
 # %% ../nbs/07_checkpoints.ipynb #73336724
 from __future__ import annotations
-import errno, gc, hashlib, json, os, re, shutil, time, weakref
+import errno, gc, hashlib, json, os, re, shutil, threading, time, weakref
 from dataclasses import dataclass, asdict, field
 from functools import partial
 from pathlib import Path
@@ -29,7 +29,7 @@ __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIG
            'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'DamagedDownload', 'transient',
            'record_failure', 'clear_failure', 'failure_table', 'SweepError', 'out_of_memory', 'smaller_batches',
            'disk_full', 'disk_full_error', 'check_download', 'clear_stale_downloads', 'Measure', 'profile_measure',
-           'measures', 'evict_checkpoint', 'tokenizer_key', 'run_job', 'sweep']
+           'measures', 'evict_checkpoint', 'tokenizer_key', 'in_hub_cache', 'run_job', 'sweep']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -627,15 +627,29 @@ def _measured(m:Measure, model, tok, ck:Checkpoint) -> pd.DataFrame:
 def _changed(before:dict, after:dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in after.items() if before.get(k) != v)
 
+def in_hub_cache(ck:Checkpoint, cache_dir=None) -> bool:
+    "Whether any file of a Hub checkpoint's revision is in the Hub cache (a local folder: False)."
+    if Path(ck.model).exists(): return False
+    from huggingface_hub import try_to_load_from_cache
+    return isinstance(try_to_load_from_cache(ck.model, "config.json", revision=ck.revision, cache_dir=cache_dir), str)
+
+_REPO_LOCKS, _LOCKS_LOCK = {}, threading.Lock()
+
+def _repo_lock(repo:str) -> threading.Lock:
+    "One lock per repository: threads of one sweep never remove a revision's blobs while another downloads the same repo."
+    with _LOCKS_LOCK: return _REPO_LOCKS.setdefault(repo, threading.Lock())
+
 def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict=None, check:bool=True) -> int:
     "Load one checkpoint once, run every measure not yet stored, store each one's rows; rows written (0 if all were done)."
     store = store if isinstance(store, ResultStore) else ResultStore(store)
     todo = [m for m in measures(measure) if not store.done(_key(ck, m))]
     if not todo: return 0
     key = tokenizer_key(ck) if tokenizers is not None else None       # `tokenizers`: {key: tokenizer} kept by a sweep
-    clear_stale_downloads(ck)                                         # a killed run's partial files: never resumed
-    model, tok, _ = _load(ck, todo[0].load, tokenizers.get(key, ck.tokenizer or True) if key is not None
-                          else ck.tokenizer or True, check)
+    with _repo_lock(ck.model):
+        keep_files = keep_files or in_hub_cache(ck)                   # downloaded before this job: the user's, kept
+        clear_stale_downloads(ck)                                     # a killed run's partial files: never resumed
+        model, tok, _ = _load(ck, todo[0].load, tokenizers.get(key, ck.tokenizer or True) if key is not None
+                              else ck.tokenizer or True, check)
     if key is not None:
         if key not in tokenizers and len(tokenizers) >= 4: tokenizers.pop(next(iter(tokenizers)))
         tokenizers[key] = tok
@@ -655,7 +669,8 @@ def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict
         if alive() is not None: gc.collect()             # held in a cycle (a traceback's frames): a full collection frees it
         _free_device()
         if not keep_files:                               # every measure is stored (or failed): the download is not needed
-            try: evict_checkpoint(ck)
+            try:
+                with _repo_lock(ck.model): evict_checkpoint(ck)
             except Exception as e:                       # never in place of the measure's own error
                 if not failed: raise
                 warnings.warn(f"{ck.name}: its download was not removed from the Hub cache ({type(e).__name__}: {e})")

@@ -6,7 +6,8 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/reproduce.html.md"""
 
 # %% ../nbs/11_reproduce.ipynb #0bdbaad6
 from __future__ import annotations
-import hashlib, io, json, os, sys, time, warnings
+import contextvars, hashlib, io, json, os, sys, time, warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import ClassVar
@@ -19,8 +20,8 @@ from .models import load_model, dtype_name
 
 # %% auto #0
 __all__ = ['REGISTRY', 'TaskConfig', 'Task', 'rehearsal_config', 'register', 'get_task', 'title', 'dtype_column',
-           'profile_models', 'task_key', 'default_cache', 'run_task', 'figures_dir', 'save_tables', 'load_tables',
-           'draw', 'Reproduction', 'reproduce']
+           'profile_models', 'task_key', 'default_cache', 'forced_run', 'run_task', 'figures_dir', 'save_tables',
+           'load_tables', 'draw', 'Reproduction', 'reproduce']
 
 # %% ../nbs/11_reproduce.ipynb #4e3be8a4
 @dataclass(frozen=True)
@@ -120,17 +121,31 @@ def task_key(task:Task, cfg:TaskConfig, table:str) -> dict:
 
 def default_cache() -> Path: return sol_cache() / "reproduce"
 
+_FORCED = contextvars.ContextVar("forced", default=None)   # inside a forced run: the manifests it has computed afresh
+
+@contextmanager
+def forced_run(on:bool=True):
+    "Inside it, `run_task(force=True)` reaches the tasks a task runs itself, each computed afresh once."
+    scope = _FORCED.set(set()) if on else None
+    try: yield
+    finally:
+        if scope is not None: _FORCED.reset(scope)
+
 def run_task(task, config="offline", cache=None, force:bool=False, progress:bool=False) -> tuple:
     "The tables of one task (computed, or read from the cache) and whether they came from the cache."
     task = get_task(task); cfg = task.config(config)
     store = ResultStore(cache or default_cache())
     keys = {t: task_key(task, cfg, t) for t in task.tables}
     manifest = task_key(task, cfg, "manifest")          # written last: the tables this task's run produced
+    fresh = _FORCED.get()                               # a task another task runs inside a forced one is forced too,
+    if fresh is not None and json.dumps(manifest, sort_keys=True) in fresh: force = False     # once in that run
+    elif fresh is not None: force = True
     if not force and store.done(manifest):
         made = pd.read_csv(store.csv_path(manifest)).table.tolist()
         if all(store.done(keys[t]) for t in made):
             return {t: pd.read_csv(store.csv_path(keys[t])) for t in made}, True
-    tables = task.compute(cfg, progress=progress, cache=store.path)
+    with forced_run(force and fresh is None): tables = task.compute(cfg, progress=progress, cache=store.path)
+    if force and fresh is not None: fresh.add(json.dumps(manifest, sort_keys=True))
     undeclared = [t for t in tables if t not in keys]
     if undeclared: raise RuntimeError(f"task {task.name} returned undeclared tables {undeclared}")
     absent = set(task.tables) - set(task.optional) - set(tables)
@@ -237,18 +252,19 @@ def reproduce(tasks, config="offline", out=None, cache=None, force=False, progre
     say = print if verbose else (lambda *a, **k: None)
     progress = progress and sys.stderr.isatty()               # transient bars on a terminal; a log gets one line per task
     findings, timings, files, t_all = [], [], [], time.perf_counter()
-    for i, task in enumerate(tasks, 1):
-        say(f"[{i}/{len(tasks)}] {task.name} ({task.paper}) ...", flush=True)
-        t0 = time.perf_counter()
-        redo = force is True or (not isinstance(force, bool) and task.name in force)
-        tables, cached = run_task(task, cfgs[task.name], cache=cache, force=redo, progress=progress)
-        files += save_tables(tables, cfgs[task.name].name, out, absent=[t for t in task.optional if t not in tables])
-        with matplotlib.rc_context({"backend": "Agg"}): files += draw(task, tables, cfgs[task.name], out)
-        found = task.findings(tables)
-        findings += [dict(task=task.name, figure=a, finding=b, value=c) for a, b, c in found]
-        dt = time.perf_counter() - t0
-        timings.append(dict(task=task.name, paper=task.paper, seconds=round(dt, 1), cached=cached))
-        say(f"      {'cached' if cached else 'computed'} in {dt:.0f} s; {len(found)} findings", flush=True)
+    with forced_run(force is True):                           # a task run inside another: computed once
+        for i, task in enumerate(tasks, 1):
+            say(f"[{i}/{len(tasks)}] {task.name} ({task.paper}) ...", flush=True)
+            t0 = time.perf_counter()
+            redo = force is True or (not isinstance(force, bool) and task.name in force)
+            tables, cached = run_task(task, cfgs[task.name], cache=cache, force=redo, progress=progress)
+            files += save_tables(tables, cfgs[task.name].name, out, absent=[t for t in task.optional if t not in tables])
+            with matplotlib.rc_context({"backend": "Agg"}): files += draw(task, tables, cfgs[task.name], out)
+            found = task.findings(tables)
+            findings += [dict(task=task.name, figure=a, finding=b, value=c) for a, b, c in found]
+            dt = time.perf_counter() - t0
+            timings.append(dict(task=task.name, paper=task.paper, seconds=round(dt, 1), cached=cached))
+            say(f"      {'cached' if cached else 'computed'} in {dt:.0f} s; {len(found)} findings", flush=True)
     timings.append(dict(task="all", paper="", seconds=round(time.perf_counter() - t_all, 1), cached=all(t["cached"] for t in timings)))
     res = Reproduction(pd.DataFrame(findings), pd.DataFrame(timings), files)
     say(f"\nshape_of_learning, config {label!r}\n" + "".join(f"  {n}: {c.about}\n" for n, c in cfgs.items()))
