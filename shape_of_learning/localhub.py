@@ -7,7 +7,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/localhub.html.md"""
 
 # %% ../nbs/11b_localhub.ipynb #cb375813
 from __future__ import annotations
-import bz2, hashlib, importlib.util, io, json, os, re, shutil, socket, subprocess, sys, tempfile, threading, time, urllib.request, zipfile
+import asyncio, bz2, hashlib, importlib.util, io, json, os, re, shutil, socket, subprocess, sys, tempfile, threading, time, urllib.request, zipfile
 from dataclasses import dataclass, fields, replace
 from fastcore.basics import patch
 from functools import partial, lru_cache
@@ -413,7 +413,6 @@ FAULTS = ("status", "drop", "corrupt", "slow")   # what LocalHub.inject can make
 
 def _faulty(body:bytes, status:int, headers:dict, fault:dict):
     "A file response with a fault: cut off halfway (drop), one byte flipped (corrupt), or sent in slow pieces (slow)."
-    import asyncio
     from starlette.responses import Response, StreamingResponse
     if fault["kind"] == "corrupt":
         damaged = bytearray(body); damaged[len(body) // 2] ^= 0xFF
@@ -587,7 +586,7 @@ def rehearse(tasks=None, out=None, root=None, n_tokens:int=None, progress:bool=T
     shutil.rmtree(hub.hub_cache, ignore_errors=True)           # every checkpoint is downloaded again
     shutil.rmtree(hub.root / "results", ignore_errors=True)    # and every table computed again, the runs a task reuses too
     shutil.rmtree(hub.root / "enwik8-cache", ignore_errors=True)
-    kw = dict(out=out, cache=hub.root / "results", force=True, progress=progress, verbose=verbose)
+    kw = dict(out=out, cache=hub.root / "results", progress=progress, verbose=verbose)   # an empty store: all computed once
     with hub:
         if n_tokens is None: res = reproduce(tasks, "rehearsal", **kw)
         else:
