@@ -544,13 +544,18 @@ def file_url_path(self:LocalHub, name:str) -> str:
     "'REPO@REVISION/FILE' as the path the clients download it by: /REPO/resolve/COMMIT/FILE (a model repository's)."
     repo, _, rest = name.partition("@")
     revision, _, filename = rest.partition("/")
-    commit = _git(self.root / "mirror" / "models" / repo, "rev-parse", branch_name(revision))
+    folder = self.root / "mirror" / "models" / repo
+    if not folder.is_dir() or not _known_revision(folder, branch_name(revision)) or not filename:
+        raise ValueError(f"{name!r} names no file of a stand-in: REPO@REVISION/FILE with a served repo and branch "
+                         f"({[s.repo for s in self.standins or () if not s.dataset]})")
+    commit = _git(folder, "rev-parse", branch_name(revision))
     return f"/{repo}/resolve/{commit}/{filename}"
 
 @patch
 def inject(self:LocalHub, match:str, kind:str, times:int=1, **extra):
     "The next `times` (-1: every) downloads of `match` (REPO@REVISION/FILE or part of a path) fail as `kind` (FAULTS)."
     if kind not in FAULTS: raise ValueError(f"kind must be one of {FAULTS}; got {kind!r}")
+    if kind == "status" and not isinstance(extra.get("status"), int): raise ValueError("a status fault needs status=, e.g. 503")
     if "@" in match: match = self.file_url_path(match)
     f = self.root / "run" / "faults.json"
     faults = json.loads(f.read_text()) if f.is_file() else []

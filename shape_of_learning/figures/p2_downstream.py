@@ -20,7 +20,7 @@ from ..downstream import layer_features, stratified_folds, probe_accuracy, probe
 from ..models import QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
 from ..reproduce import TaskConfig, Task, register, title, dtype_column
 from ..weights import partition_isotropy, unembedding_matrix
-from .training import run_checkpoints, missing_of, note_missing
+from .training import run_checkpoints, missing_of, note_missing, coverage
 
 # %% auto #0
 __all__ = ['PROBE_CONFIGS', 'PROBES', 'OFFLINE_SETS', 'PAPER_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES', 'ProbeConfig',
@@ -190,12 +190,12 @@ def plot_probe_series(t, cfg) -> dict:
     df = t["probe_series"]
     iso = df[df.metric == "isotropy_unembedding"].set_index(["model", "step"]).value
     acc = df[df.metric == "probe_accuracy"]
-    tasks = list(acc.task.unique())
+    tasks, lacking = list(acc.task.unique()), missing_of(t, "probe_series_missing").run.value_counts()
     fig, axes = plt.subplots(1, len(tasks), figsize=(5.5 * len(tasks), 4), squeeze=False)
     for ax, task in zip(axes[0], tasks):
         for model, g in acc[acc.task == task].sort_values("step").groupby("model", sort=False):
             x = iso.loc[model].reindex(g.step).to_numpy()
-            lacks = (missing_of(t, "probe_series_missing").run == model).sum()
+            lacks = lacking.get(model, 0)
             line, = ax.plot(x, g.value, "o-", ms=3, label=f"{model} ({len(g)}{f' of {len(g) + lacks}' if lacks else ''} checkpoints)")
             ax.plot(x[:1], g.value.iloc[:1], "s", ms=7, mfc="none", color=line.get_color())
         g0 = acc[acc.task == task].iloc[0]
@@ -214,9 +214,8 @@ def probe_series_findings(t) -> list:
     ser, missing = t["probe_series"], missing_of(t, "probe_series_missing")
     rows = []
     for model in dict.fromkeys([*ser.model, *missing.run]):
-        n, lacks = ser[ser.model == model].step.nunique(), missing[missing.run == model]
-        why = ", ".join(f"{int((lacks.status == s).sum())} {s}" for s in ("failed", "same weights") if (lacks.status == s).any())
-        rows.append(("P2 Figs. 11-13", f"{model}: checkpoints measured", f"{n} of {n + len(lacks)}" + (f" ({why})" if why else "")))
+        rows.append(("P2 Figs. 11-13", f"{model}: checkpoints measured",
+                     coverage(ser[ser.model == model].step.nunique(), missing[missing.run == model])))
     return rows + [("P2 Figs. 11-13", f"{r.model} {r.task}: Spearman(I(W), probe accuracy) over {r.n} checkpoints",
                     f"{r.spearman:.2f} (p = {r.spearman_p:.2g})") for r in series_correlations(t).itertuples()]
 

@@ -20,8 +20,8 @@ from ..reproduce import TaskConfig, Task, register, title
 
 # %% auto #0
 __all__ = ['PAPER_RUNS', 'TRAINING_CONFIGS', 'TRAINING', 'TrainingConfig', 'sweep_source', 'run_checkpoints', 'every',
-           'compute_training', 'missing_of', 'mark_missing', 'missing_notes', 'note_missing', 'plot_dynamics',
-           'same_weights', 'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training', 'training_findings']
+           'compute_training', 'missing_of', 'mark_missing', 'missing_notes', 'coverage', 'note_missing',
+           'plot_dynamics', 'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training', 'training_findings']
 
 # %% ../../nbs/figures/training.ipynb #e4a16835
 @dataclass(frozen=True)
@@ -139,6 +139,11 @@ def missing_notes(missing:pd.DataFrame) -> list:
                      else f"{run}: {names} failed ({detail[:90]})")
     return notes
 
+def coverage(n:int, gaps:pd.DataFrame) -> str:
+    "'n of N' checkpoints measured, with why the others are not: '9 of 11 (1 failed, 1 same weights)'."
+    why = ", ".join(f"{int((gaps.status == s).sum())} {s}" for s in ("failed", "same weights") if (gaps.status == s).any())
+    return f"{n} of {n + len(gaps)}" + (f" ({why})" if why else "")
+
 def note_missing(fig, t:dict, table:str="training_missing"):
     "The note under a figure's panels naming the checkpoints it lacks (nothing if none)."
     notes = missing_notes(missing_of(t, table))
@@ -192,13 +197,6 @@ def plot_dynamics(t, cfg):
     for ax in (axes[0, 0], axes[0, 1], axes[0, 2], axes[1, 2]): mark_missing(ax, missing_of(t), colors)
     note_missing(fig, t)
     return fig
-
-def same_weights(df) -> list:
-    "'run: later, ... = earlier' for every checkpoint a sweep skipped because it holds an earlier one's weights."
-    if "same_weights" not in df: return []
-    g = df[df.same_weights.fillna("") != ""].drop_duplicates(["run", "step"])
-    short = lambda names: ", ".join(n.rpartition("@")[2] for n in names.split(", "))
-    return [f"{r.run}: {short(r.same_weights)} = step {r.step}" for r in g.itertuples()]
 
 # %% ../../nbs/figures/training.ipynb #8cb7f8f9
 def plot_weights(t, cfg):
@@ -282,10 +280,7 @@ def training_findings(t) -> list:
     df, rows, missing = t["training_dynamics"], [], missing_of(t)
     prof, wts = df[df.measure == "profile"], df[df.measure == "weights"]
     for run, g in prof.groupby("run", sort=False):
-        gaps = missing[missing.run == run]
-        n = g.step.nunique()
-        why = ", ".join(f"{int((gaps.status == s).sum())} {s}" for s in ("failed", "same weights") if (gaps.status == s).any())
-        rows.append(("P1 Figs. 2-5, P2 Figs. 3-4", f"{run}: checkpoints measured", f"{n} of {n + len(gaps)}" + (f" ({why})" if why else "")))
+        rows.append(("P1 Figs. 2-5, P2 Figs. 3-4", f"{run}: checkpoints measured", coverage(g.step.nunique(), missing[missing.run == run])))
         s = g[g.metric == "twonn"].groupby("step").value.mean()
         a = g[g.metric == "anisotropy"].groupby("step").value.max()
         rows.append(("P1 Fig. 4", f"{run}: mean TwoNN ID, step {s.index[0]} / peak (step) / final",
@@ -293,7 +288,7 @@ def training_findings(t) -> list:
         rows.append(("P1 Figs. 2-3", f"{run}: largest layer anisotropy, step {a.index[0]} / peak (step) / final",
                      f"{a.iloc[0]:.3f} / {a.max():.3f} ({a.idxmax()}) / {a.iloc[-1]:.3f}"))
     for run, gaps in missing[~missing.run.isin(prof.run)].groupby("run", sort=False):
-        rows.append(("P1 Figs. 2-5, P2 Figs. 3-4", f"{run}: checkpoints measured", f"0 of {len(gaps)} (every one failed or a copy)"))
+        rows.append(("P1 Figs. 2-5, P2 Figs. 3-4", f"{run}: checkpoints measured", coverage(0, gaps)))
     u = wts[(wts.metric == "I(W)") & (wts.center.astype(str) == "False") & (wts.signs.astype(str) == "fixed")]
     for (run, matrix), g in u.groupby(["run", "matrix"], sort=False):
         s = g.set_index("step").value.sort_index()
