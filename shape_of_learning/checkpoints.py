@@ -29,7 +29,7 @@ __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIG
            'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'DamagedDownload', 'in_chain', 'transient',
            'record_failure', 'clear_failure', 'failure_table', 'SweepError', 'out_of_memory', 'smaller_batches',
            'disk_full', 'disk_full_error', 'check_download', 'clear_stale_downloads', 'Measure', 'profile_measure',
-           'measures', 'evict_checkpoint', 'tokenizer_key', 'in_hub_cache', 'run_job', 'sweep']
+           'measures', 'evict_checkpoint', 'tokenizer_key', 'in_hub_cache', 'run_job', 'sweep', 'job_done']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -743,7 +743,7 @@ def sweep(
         prints = prints[prints.duplicate_of == ""].assign(same_weights=lambda p: p.checkpoint.map(same).fillna(""))
         distinct = set(prints.checkpoint)
         checkpoints = [ck for ck in checkpoints if ck.name in distinct]
-    todo = [ck for ck in checkpoints if ck.name not in failed and not all(store.done(_key(ck, m)) for m in ms)]
+    todo = [ck for ck in checkpoints if ck.name not in failed and not job_done(store, ck, ms)]
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -799,3 +799,9 @@ def sweep(
 MISSING_COLUMNS = ["checkpoint", "step", "status", "detail"]     # a sweep's .attrs["missing"]: status "failed" or "same weights"
 
 def _want_gpu(measure): return str(measure.load.get("device") or "").startswith("cuda")
+
+# %% ../nbs/07_checkpoints.ipynb #21f08f43
+def job_done(store, ck:Checkpoint, measure) -> bool:
+    "Whether a store holds every measure of a checkpoint (what a sweep skips): a store or a folder, a Measure or a list."
+    store = store if isinstance(store, ResultStore) else ResultStore(store)
+    return all(store.done(_key(ck, m)) for m in measures(measure))

@@ -21,11 +21,12 @@ from .hidden import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profi
 from .checkpoints import series, sweep, profile_measure, verify_checkpoints, duplicate_list
 from .reproduce import reproduce
 from .figures import TASKS
-from .localhub import rehearse
+from .localhub import LocalHub, hub_tasks, rehearse
+from .plan import PlanError, check_plan, print_plan, sweep_plan, plan as make_plan
 
 # %% auto #0
-__all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'FIGURE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'table_path',
-           'write_table', 'read_table', 'figure_path', 'save_figure', 'spec_options', 'spec_from_options',
+__all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'FIGURE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'checked',
+           'table_path', 'write_table', 'read_table', 'figure_path', 'save_figure', 'spec_options', 'spec_from_options',
            'sol_profile', 'sol_compare', 'sol_sweep', 'sol_verify']
 
 # %% ../nbs/12_cli.ipynb #29d0e078
@@ -111,15 +112,33 @@ def sol_reproduce(
     force:bool=False,       # recompute the tasks' tables (finished sweep jobs, keyed by checkpoint content, are reused)
     cache:str=None,         # results cache (default: data.sol_cache()/reproduce)
     demo_only:bool=False,   # only the metric-core demo on point clouds with known answers
+    plan:bool=False,        # print what the run needs (checkpoints, downloads, disk, GPU and host memory, hours), check it, stop
+    check:bool_arg=True,    # before a paper run, refuse a machine too small for it, naming the task and the setting to change
+    bandwidth:float=None,   # Hub download MB/s for the plan's hours (default: plan.BANDWIDTH, an assumption)
 ):
     "The offline reproduction of the papers' figures (or --quick, or --config paper), with a summary of the findings."
     if demo_only: return demo(out or "figures", quick=quick)
     if quick and config not in ("offline", "quick"): raise ValueError(f"--quick and --config {config} contradict each other")
     names = [t for t in tasks.split(",") if t] if tasks else None
+    rate = bandwidth * 1e6 if bandwidth else None
     if config == "rehearsal":
         if cache is not None: raise ValueError("--cache does not apply to the rehearsal: its results stay with the local Hub")
-        return rehearse(names, out=out)
-    return reproduce(TASKS if names is None else names, "quick" if quick else config, out=out, cache=cache, force=force)
+        if not plan: return rehearse(names, out=out)
+        with LocalHub(): return checked(make_plan(names or hub_tasks(), "rehearsal", bandwidth=rate), show=True)
+    config = "quick" if quick else config
+    if plan or (check and config == "paper"):
+        checked(make_plan(TASKS if names is None else names, config, cache=cache, bandwidth=rate), show=plan)
+        if plan: return
+    return reproduce(TASKS if names is None else names, config, out=out, cache=cache, force=force)
+
+# %% ../nbs/12_cli.ipynb #4c9514aa
+def checked(planned:pd.DataFrame, show:bool=True) -> pd.DataFrame:
+    "A plan checked against this machine (printed first when `show`); a machine too small exits with the plan's reasons."
+    if show: print_plan(planned)
+    try: check_plan(planned)
+    except PlanError as e: sys.exit(f"this machine cannot run the plan:\n{e}")
+    if show: print("this machine has the GPU memory, disk and host memory the plan needs")
+    return planned
 
 # %% ../nbs/12_cli.ipynb #615df74d
 TABLE_FORMATS = (".csv", ".parquet")
@@ -262,6 +281,7 @@ def sol_sweep(
     executor:str="local",       # local, or ray (one job per worker of a Ray cluster)
     verify:bool_arg=True,       # fingerprint the checkpoints first and refuse duplicated weights (see sol-verify)
     keep_duplicates:bool=False, # measure duplicated checkpoints anyway, marked in every row (duplicate_of)
+    plan:bool=False,            # print what the sweep needs (checkpoints left, downloads, peak disk, memory, hours) and stop
     **options,                  # the profile specification (hidden.ProfileSpec), one option per field
 ):
     "Profile every layer of every checkpoint of a series into a resumable results store."
@@ -270,6 +290,7 @@ def sol_sweep(
     spec = spec_from_options(**options)
     cks = series(series_name, steps)
     m = profile_measure(text_sources(source), spec, dtype=dtype, device=device)
+    if plan: return checked(sweep_plan(series_name, cks, m, store))
     df = sweep(cks, m, store, executor=None if executor == "local" else "ray", verify=verify, keep_duplicates=keep_duplicates,
                failures="record")
     if out and len(df): print(f"wrote {write_table(df, out)}")

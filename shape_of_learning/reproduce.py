@@ -60,6 +60,8 @@ class Task:
     optional: tuple = ()            # tables a run may legitimately not produce
     missing: str = None             # the table of checkpoints its sweeps did not measure (`checkpoints.MISSING_COLUMNS`):
                                     # a run with any "failed" there is saved but not cached, so the next run retries them
+    sweeps: callable = None         # (cfg) -> {run label: [Measure]}: what its sweeps measure each Hub checkpoint of a run
+                                    # with, in CACHE/sweeps (the plan counts the checkpoints already stored there)
 
     def config(self, config="offline") -> TaskConfig:
         "A configuration of this task by name (`rehearsal`: its `paper` one on the local Hub), or the one given (checked)."

@@ -25,8 +25,8 @@ from .training import run_checkpoints, missing_of, note_missing, coverage
 # %% auto #0
 __all__ = ['PROBE_CONFIGS', 'PROBES', 'OFFLINE_SETS', 'PAPER_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES', 'ProbeConfig',
            'compute_probes', 'plot_probes', 'ProbeSet', 'ProbeSeriesConfig', 'series_rows', 'texts_fingerprint',
-           'compute_probe_series', 'series_correlations', 'plot_probe_series', 'probe_series_findings',
-           'probe_findings']
+           'series_measure', 'series_sweeps', 'compute_probe_series', 'series_correlations', 'plot_probe_series',
+           'probe_series_findings', 'probe_findings']
 
 # %% ../../nbs/figures/p2_downstream.ipynb #43a0901d
 @dataclass(frozen=True)
@@ -150,13 +150,23 @@ def texts_fingerprint(loaded:dict) -> str:
         h.update(json.dumps([name, lt.texts, lt.labels.tolist(), list(lt.classes)]).encode())
     return h.hexdigest()[:16]
 
+# %% ../../nbs/figures/p2_downstream.ipynb #a46e1db5
+def series_measure(cfg, loaded:dict) -> Measure:
+    "The measure of every checkpoint of a probe series: the probes of `loaded` ({set: texts}) at the configuration's layer."
+    return Measure("probe_series", partial(series_rows, loaded=loaded), load=dict(device=cfg.device, dtype=cfg.dtype),
+                   params=dict(sets=cfg.sets, layer=cfg.layer, batch_size=cfg.batch_size, tol=cfg.tol,
+                               newton_max=NEWTON_MAX, texts=texts_fingerprint(loaded)))
+
+def series_sweeps(cfg) -> dict:
+    "{run label: [its measure]} of the runs on the Hub (the probe sets are loaded: their texts are in the jobs' keys)."
+    hub = [label for label, spec in cfg.runs if not spec.startswith("trained:")]
+    measure = series_measure(cfg, {s.name: s.load() for s in cfg.sets}) if hub else None
+    return {label: [measure] for label in hub}
+
 # %% ../../nbs/figures/p2_downstream.ipynb #bdfb69c9
 def compute_probe_series(cfg, progress=False, cache=None) -> dict:
     "Every checkpoint of every run through `checkpoints.sweep` (resumable; duplicated checkpoints measured once and named)."
-    loaded = {s.name: s.load() for s in cfg.sets}
-    measure = Measure("probe_series", partial(series_rows, loaded=loaded), load=dict(device=cfg.device, dtype=cfg.dtype),
-                      params=dict(sets=cfg.sets, layer=cfg.layer, batch_size=cfg.batch_size, tol=cfg.tol,
-                                  newton_max=NEWTON_MAX, texts=texts_fingerprint(loaded)))
+    measure = series_measure(cfg, {s.name: s.load() for s in cfg.sets})
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, gaps = [], []
     for label, spec in cfg.runs:
@@ -172,7 +182,8 @@ def compute_probe_series(cfg, progress=False, cache=None) -> dict:
 
 PROBE_SERIES = register(Task("probe_series", "P2 Figs. 11-13", ("probe_series", "probe_series_missing"), ("probe_series",),
                              PROBE_SERIES_CONFIGS, compute_probe_series, lambda t, cfg: plot_probe_series(t, cfg),
-                             lambda t: probe_series_findings(t), optional=("probe_series_missing",), missing="probe_series_missing"))
+                             lambda t: probe_series_findings(t), optional=("probe_series_missing",), missing="probe_series_missing",
+                             sweeps=series_sweeps))
 
 # %% ../../nbs/figures/p2_downstream.ipynb #2f346b3d
 def series_correlations(t) -> pd.DataFrame:

@@ -20,8 +20,9 @@ from ..reproduce import TaskConfig, Task, register, title
 
 # %% auto #0
 __all__ = ['PAPER_RUNS', 'TRAINING_CONFIGS', 'TRAINING', 'TrainingConfig', 'sweep_source', 'run_checkpoints', 'every',
-           'compute_training', 'missing_of', 'mark_missing', 'missing_notes', 'coverage', 'note_missing',
-           'plot_dynamics', 'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training', 'training_findings']
+           'run_measures', 'training_sweeps', 'compute_training', 'missing_of', 'mark_missing', 'missing_notes',
+           'coverage', 'note_missing', 'plot_dynamics', 'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training',
+           'training_findings']
 
 # %% ../../nbs/figures/training.ipynb #e4a16835
 @dataclass(frozen=True)
@@ -68,24 +69,34 @@ def every(cks, k:int) -> list:
     keep = cks[::k]
     return keep if keep[-1] is cks[-1] else keep + [cks[-1]]
 
+# %% ../../nbs/figures/training.ipynb #4f70eb93
+def run_measures(cfg, source, window:int) -> list:
+    "The three measures of a run's checkpoints: a profile, the streamed cosines and the weights, on one load."
+    load = dict(device=cfg.device, dtype=cfg.dtype)
+    profile = profile_measure(source, metrics=("anisotropy", "intersim", "twonn", "mada", "mom"),
+                              n_tokens=cfg.n_tokens, window=window, batch_size=min(4096, cfg.n_tokens), **load)
+    cosine = profile_measure(source, metrics=("intersim", "intrasim"), n_tokens=cfg.cosine_n_tokens, window=window,
+                             name="cosine", **load)
+    weights = Measure("weights", lambda m, tok, ck: weight_table(m, model_name=ck.model, revision=ck.revision), load=load)
+    return [profile, cosine, weights]
+
+def training_sweeps(cfg) -> dict:
+    "{run label: its measures} of the runs on the Hub (those trained here have no Hub checkpoint to plan)."
+    source = sweep_source(cfg.source)
+    return {label: run_measures(cfg, source, window) for label, spec, window in cfg.runs if not spec.startswith("trained:")}
+
 # %% ../../nbs/figures/training.ipynb #58ea53dc
 def compute_training(cfg, progress=False, cache=None) -> dict:
     "Every checkpoint of every run through `checkpoints.sweep`: a profile, the streamed cosines and the weights."
     source = sweep_source(cfg.source)
-    load = dict(device=cfg.device, dtype=cfg.dtype)
-    weights = Measure("weights", lambda m, tok, ck: weight_table(m, model_name=ck.model, revision=ck.revision), load=load)
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, logs, gaps = [], [], []
     for label, spec, window in cfg.runs:
         cks, loss, ctx = run_checkpoints(spec, cfg.preset)
         if loss is not None: logs.append(loss.reset_index().assign(run=label))
         if window is None: window = ctx - (2 if "encoder" in spec else 1)
-        profile = profile_measure(source, metrics=("anisotropy", "intersim", "twonn", "mada", "mom"),
-                                  n_tokens=cfg.n_tokens, window=window, batch_size=min(4096, cfg.n_tokens), **load)
-        cosine = profile_measure(source, metrics=("intersim", "intrasim"), n_tokens=cfg.cosine_n_tokens, window=window,
-                                 name="cosine", **load)
-        measures = (profile, cosine, weights)           # each checkpoint loaded once for all three, then its download removed
-        df = sweep(every(cks, cfg.every), list(measures), store, progress=progress, duplicates="skip", failures="record")
+        measures = run_measures(cfg, source, window)    # each checkpoint loaded once for all three, then its download removed
+        df = sweep(every(cks, cfg.every), measures, store, progress=progress, duplicates="skip", failures="record")
         gaps.append(pd.DataFrame(df.attrs["missing"], columns=MISSING_COLUMNS).assign(run=label))
         if not len(df): continue                        # every checkpoint failed: named in the missing table only
         df = pd.concat([df[df.measure == m.name] for m in measures], ignore_index=True)       # measure by measure
@@ -104,7 +115,8 @@ def compute_training(cfg, progress=False, cache=None) -> dict:
 TRAINING = register(Task("training", "P1 Figs. 2-5, P2 Figs. 3-4, 7-9", ("training_dynamics", "train_logs", "training_missing"),
                          ("training_dynamics", "training_weights", "training_cosine", "training"), TRAINING_CONFIGS,
                          compute_training, lambda t, cfg: plot_training(t, cfg), lambda t: training_findings(t),
-                         optional=("train_logs", "training_missing"), missing="training_missing"))   # logs: runs trained here only
+                         optional=("train_logs", "training_missing"), missing="training_missing",
+                         sweeps=training_sweeps))   # logs: runs trained here only
 
 # %% ../../nbs/figures/training.ipynb #3a87bdb8
 def _colors(runs):
