@@ -594,14 +594,15 @@ def _gb(b) -> str: return f"{b / 1e9:.1f} GB" if b >= 1e8 else f"{b / 1e6:.1f} M
 # %% ../nbs/11c_plan.ipynb #423fe3aa
 def plan_text(df:pd.DataFrame) -> str:
     "A plan as text: one line per task and the total, then the assumptions."
-    head = f"{'task':<14}{'checkpoints':>18}{'download':>11}{'peak disk':>11}{'GPU':>11}{'host':>10}{'hours':>8}  largest / notes"
+    head = f"{'task':<14}{'checkpoints':>24}{'download':>11}{'peak disk':>11}{'GPU':>11}{'host':>10}{'hours':>8}  largest / notes"
     lines = [df.attrs.get("title") or f"plan of the {df.attrs.get('config', '?')!r} configuration", head]
     for r in df.itertuples():
-        ck = f"{r.to_measure}/{r.checkpoints}" + (f" (+{r.duplicates} dup)" if r.duplicates else "")
-        lines.append(f"{r.task:<14}{ck:>18}{_gb(r.download):>11}{_gb(r.peak_disk):>11}{_gb(r.gpu) if r.gpu else '-':>11}"
+        more = ([f"{r.measured} done"] if r.measured else []) + ([f"+{r.duplicates} dup"] if r.duplicates else [])
+        ck = f"{r.to_measure}/{r.checkpoints}" + (f" ({', '.join(more)})" if more else "")
+        lines.append(f"{r.task:<14}{ck:>24}{_gb(r.download):>11}{_gb(r.peak_disk):>11}{_gb(r.gpu) if r.gpu else '-':>11}"
                      f"{_gb(r.host):>10}{r.hours:>8.2f}  {'; '.join(p for p in (r.largest, r.notes) if p)}")
     bw = df.attrs.get("bandwidth", BANDWIDTH)
-    lines += [f"checkpoints: to measure / listed; download at {bw / 1e6:.0f} MB/s "
+    lines += [f"checkpoints: to measure / listed (already measured, duplicates of an earlier one); download at {bw / 1e6:.0f} MB/s "
               f"({'assumed: pass bandwidth= to change it' if df.attrs.get('bandwidth_assumed', True) else 'given'}); "
               f"compute rates measured: {'; '.join(sorted({c for r in df.rates for c in r.split('; ') if c}))}",
               "peak disk = the largest checkpoint a sweep removes after measuring + every file that stays (models loaded whole, "
