@@ -23,6 +23,7 @@ from .reproduce import reproduce
 from .figures import TASKS
 from .localhub import LocalHub, hub_tasks, rehearse
 from .plan import PlanError, check_plan, print_plan, sweep_plan, plan as make_plan
+from .runtime import runtime_text
 
 # %% auto #0
 __all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'FIGURE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'checked',
@@ -126,6 +127,7 @@ def sol_reproduce(
         if not plan: return rehearse(names, out=out)
         with LocalHub(): return checked(make_plan(names or hub_tasks(), "rehearsal", bandwidth=rate), show=True)
     config = "quick" if quick else config
+    if plan and config == "paper": print(f"{runtime_text(names)}\n")     # the papers' real models on an A100 and a T4
     if plan or (check and config == "paper"):
         checked(make_plan(TASKS if names is None else names, config, cache=cache, bandwidth=rate), show=plan)
         if plan: return

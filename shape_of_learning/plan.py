@@ -8,7 +8,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/plan.html.md"""
 
 # %% ../nbs/11c_plan.ipynb #c1a7526e
 from __future__ import annotations
-import math, os, re, shutil, time, urllib.request, warnings
+import copy, math, os, re, shutil, time, urllib.request, warnings
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 import pandas as pd
@@ -162,6 +162,7 @@ _SHAPES = {}            # (config JSON, dtype) -> ModelShape: a checkpoint serie
 def _build_shape(config, dtype:torch.dtype) -> ModelShape:
     "Build the model of `config` on the meta device (the class load_model uses) and read its shape."
     from transformers import AutoModel, AutoModelForCausalLM
+    config = copy.deepcopy(config)                  # from_config sets the dtype on it: the caller's config stays as stored
     kind = model_kind(config)
     with torch.device("meta"):
         model = (AutoModelForCausalLM if kind == "decoder" else AutoModel).from_config(config, dtype=dtype)
