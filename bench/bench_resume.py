@@ -3,9 +3,10 @@
     python bench/bench_resume.py                           # every task that reads the Hub, 2,048 tokens per layer
     python bench/bench_resume.py --tasks training,probe_series --kill-at 0.5
 
-Both runs start from an empty results store and an empty Hub cache, on the same local Hub. The interrupted run
-is a child process killed with SIGKILL after `kill_at` x the uninterrupted run's time; the resumed run is the
-same `reproduce` call on the same store. The ratio (killed part + resumed part) / uninterrupted is the cost of the
+Each run is a child process with its own results store and caches (SOL_CACHE, enwik8's copy), from an empty Hub
+cache, on the same local Hub: the second arm gains nothing from the first's warm caches (an earlier version shared
+them, and a resumed pair then took 0.81 x an uninterrupted run). The interrupted run is killed with SIGKILL after
+`kill_at` x the uninterrupted run's time; the resumed run is the same `reproduce` call on its store and caches. The ratio (killed part + resumed part) / uninterrupted is the cost of the
 lost runtime: what the killed process had stored is not computed again, what it was doing is.
 """
 import argparse, os, shutil, signal, subprocess, sys, tempfile, textwrap, time
@@ -32,21 +33,29 @@ def main():
     tasks = a.tasks.split(",") if a.tasks else [t.name for t in hub_tasks()]
     work = Path(tempfile.mkdtemp(prefix="bench-resume-"))
     with LocalHub(progress=False) as hub:
-        shutil.rmtree(hub.hub_cache, ignore_errors=True)
-        t0 = time.perf_counter(); run(tasks, work / "whole", a.n_tokens); whole = time.perf_counter() - t0
-        shutil.rmtree(hub.hub_cache, ignore_errors=True)
-        code = textwrap.dedent(f"""
-            import sys; sys.path.insert(0, {str(Path(__file__).parent)!r})
-            from bench_resume import run
-            from pathlib import Path
-            run({tasks!r}, Path({str(work / 'killed')!r}), {a.n_tokens})
-        """)
-        t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try: proc.wait(timeout=a.kill_at * whole)
-        except subprocess.TimeoutExpired: proc.send_signal(signal.SIGKILL); proc.wait()
-        before = time.perf_counter() - t0
-        t0 = time.perf_counter(); run(tasks, work / "killed", a.n_tokens); after = time.perf_counter() - t0
+        def arm(name, timeout=None):
+            "One run in a fresh process with its own caches (SOL_CACHE, enwik8's copy): every arm starts as cold as the first."
+            if name != "resumed": shutil.rmtree(hub.hub_cache, ignore_errors=True)
+            folder = work / ("killed" if name == "resumed" else name)
+            env = dict(os.environ, SOL_CACHE=str(folder / "sol-cache"), SOL_ENWIK8_CACHE=str(folder / "enwik8-cache"))
+            code = textwrap.dedent(f"""
+                import sys; sys.path.insert(0, {str(Path(__file__).parent)!r})
+                from bench_resume import run
+                from pathlib import Path
+                run({tasks!r}, Path({str(folder)!r}), {a.n_tokens})
+            """)
+            log = work / f"{name}.log"
+            t0 = time.perf_counter()
+            with open(log, "w") as err:                  # a file, not a pipe: a full pipe would stall the child
+                proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL, stderr=err)
+                try: proc.wait(timeout=timeout)
+                except subprocess.TimeoutExpired: proc.send_signal(signal.SIGKILL); proc.wait()
+                else:
+                    if proc.returncode: raise RuntimeError(f"the {name} run failed:\n{log.read_text()[-3000:]}")
+            return time.perf_counter() - t0
+        whole = arm("whole")
+        before = arm("killed", timeout=a.kill_at * whole)
+        after = arm("resumed")
     print(f"tasks: {', '.join(tasks)} at {a.n_tokens} tokens per layer, {os.cpu_count()} CPUs")
     print(f"uninterrupted:            {whole:7.1f} s")
     print(f"killed after:             {before:7.1f} s ({a.kill_at:.0%} of it)")
