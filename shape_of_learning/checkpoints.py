@@ -25,11 +25,12 @@ __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIG
            'FAILURE_COLUMNS', 'STALE_DOWNLOAD', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES',
            'MISSING_COLUMNS', 'Checkpoint', 'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints',
            'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series',
-           'series', 'job_key', 'atomic_write', 'ResultStore', 'weight_files', 'weights_fingerprint', 'hub_fingerprint',
-           'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'DamagedDownload', 'in_chain', 'transient',
-           'record_failure', 'clear_failure', 'failure_table', 'SweepError', 'out_of_memory', 'smaller_batches',
-           'disk_full', 'disk_full_error', 'check_download', 'clear_stale_downloads', 'Measure', 'profile_measure',
-           'measures', 'evict_checkpoint', 'tokenizer_key', 'in_hub_cache', 'run_job', 'sweep', 'job_done']
+           'series', 'job_key', 'atomic_write', 'ResultStore', 'lfs_sha256', 'weight_files', 'weights_fingerprint',
+           'hub_fingerprint', 'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'DamagedDownload',
+           'in_chain', 'transient', 'record_failure', 'clear_failure', 'failure_table', 'SweepError', 'out_of_memory',
+           'smaller_batches', 'disk_full', 'disk_full_error', 'check_download', 'clear_stale_downloads', 'Measure',
+           'profile_measure', 'measures', 'evict_checkpoint', 'tokenizer_key', 'in_hub_cache', 'run_job', 'sweep',
+           'job_done']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -250,6 +251,12 @@ class ResultStore:
     def __len__(self): return len(self.keys())
     def __repr__(self): return f"ResultStore({str(self.path)!r}, {len(self)} jobs)"
 
+# %% ../nbs/07_checkpoints.ipynb #878025b9
+def lfs_sha256(entry) -> str:
+    "The SHA-256 the Hub records for a large (LFS) file of a listing (`model_info` sibling or tree entry), else None."
+    lfs = getattr(entry, "lfs", None)
+    return (lfs.get("sha256") if isinstance(lfs, dict) else getattr(lfs, "sha256", None)) if lfs else None
+
 # %% ../nbs/07_checkpoints.ipynb #81416ec9
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".gguf")
 _NOT_WEIGHTS = re.compile(r"^(optimizer|scheduler|training_args|training_state|rng_state|scaler|trainer_state)")
@@ -327,10 +334,7 @@ def hub_fingerprint(repo:str, revision:str=None, api=None) -> str:
     sib = {s.rfilename: s for s in (info.siblings or [])}
     files = [sib[n] for n in _pick_weights(list(sib))]
     if not files: raise ValueError(f"{repo}@{revision or 'main'} lists no weight files (*.safetensors, *.bin or *.gguf)")
-    def digest(s):
-        lfs = getattr(s, "lfs", None)
-        sha = (lfs.get("sha256") if isinstance(lfs, dict) else getattr(lfs, "sha256", None)) if lfs else None
-        return sha or (f"git:{s.blob_id}" if getattr(s, "blob_id", None) else None)
+    def digest(s): return lfs_sha256(s) or (f"git:{s.blob_id}" if getattr(s, "blob_id", None) else None)
     hashes = [digest(s) for s in files]
     if None in hashes:                    # a mirror whose info lists names only: the tree listing has the LFS hashes
         tree = {f.path: f for f in api.list_repo_tree(repo, revision=revision, recursive=True) if hasattr(f, "lfs")}

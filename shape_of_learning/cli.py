@@ -19,16 +19,16 @@ from .data import text_sources
 from .models import load_model
 from .hidden import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profile, profile_figure
 from .checkpoints import series, sweep, profile_measure, verify_checkpoints, duplicate_list
-from .reproduce import reproduce
+from .reproduce import get_task, reproduce
 from .figures import TASKS
 from .localhub import LocalHub, hub_tasks, rehearse
 from .plan import PlanError, check_plan, print_plan, sweep_plan, plan as make_plan
 from .runtime import runtime_text
 
 # %% auto #0
-__all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'FIGURE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'checked',
-           'table_path', 'write_table', 'read_table', 'figure_path', 'save_figure', 'spec_options', 'spec_from_options',
-           'sol_profile', 'sol_compare', 'sol_sweep', 'sol_verify']
+__all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'FIGURE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'door',
+           'checked', 'table_path', 'write_table', 'read_table', 'figure_path', 'save_figure', 'spec_options',
+           'spec_from_options', 'sol_profile', 'sol_compare', 'sol_sweep', 'sol_verify']
 
 # %% ../nbs/12_cli.ipynb #29d0e078
 def demo_clouds(n:int=8192, D:int=256, seed:int=0) -> dict:
@@ -122,18 +122,26 @@ def sol_reproduce(
     if quick and config not in ("offline", "quick"): raise ValueError(f"--quick and --config {config} contradict each other")
     names = [t for t in tasks.split(",") if t] if tasks else None
     rate = bandwidth * 1e6 if bandwidth else None
+    if config != "rehearsal": door(names or TASKS, "quick" if quick else config)
     if config == "rehearsal":
         if cache is not None: raise ValueError("--cache does not apply to the rehearsal: its results stay with the local Hub")
         if not plan: return rehearse(names, out=out)
         with LocalHub(): return checked(make_plan(names or hub_tasks(), "rehearsal", bandwidth=rate), show=True)
     config = "quick" if quick else config
-    if plan and config == "paper": print(f"{runtime_text(names)}\n")     # the papers' real models on an A100 and a T4
+    on_hub = [t.name for t in hub_tasks() if names is None or t.name in names]
+    if plan and config == "paper" and on_hub: print(f"{runtime_text(on_hub)}\n")     # the papers' models on an A100 and a T4
     if plan or (check and config == "paper"):
         checked(make_plan(TASKS if names is None else names, config, cache=cache, bandwidth=rate), show=plan)
         if plan: return
     return reproduce(TASKS if names is None else names, config, out=out, cache=cache, force=force)
 
 # %% ../nbs/12_cli.ipynb #4c9514aa
+def door(tasks, config:str):
+    "Every task known and with the configuration, before any work: else exit with one line naming what to pass."
+    try:
+        for task in tasks: get_task(task).config(config)
+    except ValueError as e: sys.exit(f"sol-reproduce: {e}")
+
 def checked(planned:pd.DataFrame, show:bool=True) -> pd.DataFrame:
     "A plan checked against this machine (printed first when `show`); a machine too small exits with the plan's reasons."
     if show: print_plan(planned)

@@ -14,24 +14,23 @@ from pathlib import Path
 import pandas as pd
 import torch
 from .data import ENWIK8_URL, ENWIK8_ZIP_BYTES
-from .models import model_kind, resolve_dtype, OFFLINE_NAMES
+from .models import model_kind, resolve_dtype, OFFLINE_NAMES, WEIGHT_FORMATS
 from .hidden import ProfileSpec, METRICS, layer_names, memory_budget
-from .checkpoints import Checkpoint, ResultStore, series, job_done
+from .checkpoints import Checkpoint, ResultStore, series, job_done, lfs_sha256
 from .reproduce import Task, TaskConfig, get_task, task_key, default_cache
 from .figures.training import every
 
 # %% auto #0
-__all__ = ['WEIGHT_FILES', 'TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TOKENS', 'BANDWIDTH', 'WORKLOADS',
-           'PLAN_COLUMNS', 'SWEEP', 'HubFile', 'repo_files', 'HubMetadata', 'hub_metadata', 'weight_names',
-           'tokenizer_names', 'file_key', 'as_checkpoint', 'checkpoint_bytes', 'ModelShape', 'shape_of', 'model_shape',
-           'activation_bytes', 'layer_bytes', 'layer_groups', 'metric_bytes', 'Calibration', 'calibrate', 'Workload',
-           'workload', 'Entry', 'on_hub', 'task_entries', 'DataSource', 'task_data', 'data_bytes', 'measured',
-           'load_files', 'device_memory', 'TokenWork', 'token_work', 'token_fields', 'on_gpu', 'weights_id',
-           'checkpoint_row', 'task_config', 'checkpoint_plan', 'to_measure', 'summarize', 'plan', 'plan_text',
-           'print_plan', 'SweepConfig', 'sweep_plan', 'PlanError', 'machine', 'task_problems', 'fitting', 'check_plan']
+__all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TOKENS', 'BANDWIDTH', 'WORKLOADS', 'PLAN_COLUMNS',
+           'SWEEP', 'HubFile', 'repo_files', 'HubMetadata', 'hub_metadata', 'weight_names', 'tokenizer_names',
+           'file_key', 'as_checkpoint', 'checkpoint_bytes', 'ModelShape', 'shape_of', 'model_shape', 'activation_bytes',
+           'layer_bytes', 'layer_groups', 'metric_bytes', 'Calibration', 'calibrate', 'Workload', 'workload', 'Entry',
+           'on_hub', 'task_entries', 'DataSource', 'task_data', 'data_bytes', 'measured', 'load_files', 'device_memory',
+           'TokenWork', 'token_work', 'token_fields', 'on_gpu', 'weights_id', 'checkpoint_row', 'task_config',
+           'checkpoint_plan', 'to_measure', 'summarize', 'plan', 'plan_text', 'print_plan', 'SweepConfig', 'sweep_plan',
+           'PlanError', 'machine', 'task_problems', 'fitting', 'check_plan']
 
 # %% ../nbs/11c_plan.ipynb #73190730
-WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")          # what transformers loads, preferred first; either may be sharded
 TOKENIZER_FILES = ("tokenizer_config.json", "tokenizer.json", "special_tokens_map.json", "added_tokens.json",
                    "chat_template.jinja", "vocab.json", "merges.txt", "vocab.txt", "spiece.model",
                    "sentencepiece.bpe.model", "tokenizer.model")
@@ -44,9 +43,7 @@ class HubFile:
 
 # %% ../nbs/11c_plan.ipynb #a2fc97bc
 def _hub_file(entry) -> HubFile:
-    lfs = getattr(entry, "lfs", None)
-    sha = (lfs.get("sha256") if isinstance(lfs, dict) else getattr(lfs, "sha256", None)) if lfs else None
-    return HubFile(getattr(entry, "size", None), sha or getattr(entry, "blob_id", None))
+    return HubFile(getattr(entry, "size", None), lfs_sha256(entry) or getattr(entry, "blob_id", None))
 
 def repo_files(repo:str, revision:str=None, api=None, dataset:bool=False) -> dict:
     "{path: HubFile} of one revision of a Hub repository, from its metadata: nothing is downloaded."
@@ -82,14 +79,14 @@ def hub_metadata(api=None) -> HubMetadata:
 
 # %% ../nbs/11c_plan.ipynb #4eac6373
 def weight_names(names) -> list:
-    "The weight files transformers reads among a revision's file names: the first format of WEIGHT_FILES there, whole, or its index and shards."
+    "The weight files transformers reads among a revision's file names: the first of `models.WEIGHT_FORMATS` there, whole, or its index and shards."
     names = set(names)
-    for single in WEIGHT_FILES:
+    for _, single, index in WEIGHT_FORMATS:
         if single in names: return [single]
         stem, suffix = single.rsplit(".", 1)
-        if f"{single}.index.json" in names:
+        if index in names:
             shards = sorted(n for n in names if re.fullmatch(rf"{re.escape(stem)}-\d+-of-\d+\.{suffix}", n))
-            return [f"{single}.index.json", *shards]
+            return [index, *shards]
     return []
 
 # %% ../nbs/11c_plan.ipynb #b86960ee
@@ -113,7 +110,7 @@ def checkpoint_bytes(ck, api=None) -> dict:
     ck, meta = as_checkpoint(ck), hub_metadata(api)
     own = meta.files(ck.model, ck.revision)
     weights = weight_names(own)
-    if not weights: raise ValueError(f"{ck.name}: no weight file transformers reads ({', '.join(WEIGHT_FILES)}, or their shards)")
+    if not weights: raise ValueError(f"{ck.name}: no weight file transformers reads ({', '.join(f[1] for f in WEIGHT_FORMATS)}, or their shards)")
     decoder = model_kind(meta.config(ck.model, ck.revision)) == "decoder"
     want = ["config.json", *weights] + (["generation_config.json"] if decoder else [])
     out = {file_key(ck.model, ck.revision, n): own[n].size for n in want if n in own}

@@ -16,7 +16,7 @@ from .checkpoints import TINYLLAMA, pythia_steps
 from .localhub import BLOOM_BRANCHES, HUB_DUPLICATES, hub_tasks
 from .models import model_kind
 from .reproduce import get_task
-from .plan import HubMetadata, HubFile, Calibration, BANDWIDTH, shape_of, plan, checkpoint_plan, to_measure
+from .plan import HubMetadata, HubFile, Calibration, BANDWIDTH, shape_of, checkpoint_plan, summarize, task_config, to_measure
 
 # %% auto #0
 __all__ = ['PYTHIA', 'BLOOM', 'TINYLLAMA_FIELDS', 'PAPER_MODELS', 'CONFIG_BYTES', 'GENERATION_CONFIG_BYTES',
@@ -238,8 +238,9 @@ def runtime_plans(tasks=None, config="paper", gpus=GPUS) -> dict:
         meta, out = CatalogMetadata(), {}
         with catalog_refs(meta):
             for g in gpus:
-                kw = dict(config=config, cache=NOTHING_MEASURED, calibration=g.calibration(), api=meta)
-                out[g.name] = (plan(list(key[0]), bandwidth=COLAB_BANDWIDTH, **kw), checkpoint_plan(list(key[0]), **kw))
+                rows = checkpoint_plan(list(key[0]), config, NOTHING_MEASURED, g.calibration(), meta)      # once a GPU
+                configs = [(get_task(name), task_config(name, config)) for name in key[0]]
+                out[g.name] = (summarize(rows, configs, config, COLAB_BANDWIDTH, meta), rows)
         _PLANS[key] = out
     return _PLANS[key]
 
