@@ -179,8 +179,8 @@ def _manifest(d:Path, config:str) -> tuple:
     except ValueError: raise ValueError(f"table manifest {p} is damaged (not UTF-8 JSON); rerun sol-reproduce --config {config}") from None
     return p, m
 
-def save_tables(tables:dict, config:str, out=None, absent=()) -> list:
-    "Write a task's tables to OUT/data/{config}_{table}.csv, each atomically, and record rows and hash in the manifest."
+def save_tables(tables:dict, config:str, out=None, absent=(), seconds:float=None) -> list:
+    "Write a task's tables to OUT/data/{config}_{table}.csv, each atomically, and record rows, hash and computing time in the manifest."
     d = Path(out or figures_dir()) / "data"; d.mkdir(parents=True, exist_ok=True)
     path, m = _manifest(d, config)
     for t in absent:                                  # optional tables this run did not make: an older run's are stale
@@ -189,7 +189,10 @@ def save_tables(tables:dict, config:str, out=None, absent=()) -> list:
     for t, df in tables.items():
         data = df.to_csv(index=False).encode()
         paths.append(d / f"{config}_{t}.csv"); atomic_write(paths[-1], data)
-        m[paths[-1].name] = dict(rows=len(df), sha256=hashlib.sha256(data).hexdigest())
+        entry, old = dict(rows=len(df), sha256=hashlib.sha256(data).hexdigest()), m.get(paths[-1].name, {})
+        if seconds is not None: entry["seconds"] = round(seconds, 1)              # how long computing the task took
+        elif old.get("sha256") == entry["sha256"] and "seconds" in old: entry["seconds"] = old["seconds"]   # same table
+        m[paths[-1].name] = entry
     atomic_write(path, json.dumps(m, indent=1, sort_keys=True).encode())
     return paths
 
@@ -260,7 +263,8 @@ def reproduce(tasks, config="offline", out=None, cache=None, force=False, progre
             t0 = time.perf_counter()
             redo = force is True or (not isinstance(force, bool) and task.name in force)
             tables, cached = run_task(task, cfgs[task.name], cache=cache, force=redo, progress=progress)
-            files += save_tables(tables, cfgs[task.name].name, out, absent=[t for t in task.optional if t not in tables])
+            files += save_tables(tables, cfgs[task.name].name, out, absent=[t for t in task.optional if t not in tables],
+                                 seconds=None if cached else time.perf_counter() - t0)
             with matplotlib.rc_context({"backend": "Agg"}): files += draw(task, tables, cfgs[task.name], out)
             found = task.findings(tables)
             findings += [dict(task=task.name, figure=a, finding=b, value=c) for a, b, c in found]
