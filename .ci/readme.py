@@ -21,7 +21,8 @@ def render(nb_path=root / "nbs" / "index.ipynb") -> str:
                            else "".join(o.get("data", {}).get("text/plain", ""))
                            for o in c.get("outputs", []) if o.get("output_type") in ("stream", "execute_result"))
             if text.strip(): out.append(f"```\n{text.rstrip()}\n```")
-    return "<!-- generated from nbs/index.ipynb by .ci/readme.py; edit the notebook -->\n\n" + "\n\n".join(out) + "\n"
+    text = "\n\n".join(out).replace("](../figures/", "](figures/")   # the notebook sits in nbs/, the README at the root
+    return "<!-- generated from nbs/index.ipynb by .ci/readme.py; edit the notebook -->\n\n" + text + "\n"
 
 if __name__ == "__main__":
     text, readme = render(), root / "README.md"

@@ -6,29 +6,30 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/cli.html.md"""
 
 # %% ../nbs/12_cli.ipynb #ec809c51
 from __future__ import annotations
-import importlib.util, inspect, sys, time
+import argparse, importlib.util, inspect, os, sys, time
 from dataclasses import fields
 from typing import Annotated
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-from fastcore.docments import docments
-from fastcore.script import call_parse, bool_arg
-from .data import text_sources
-from .models import load_model
+from fastcore.docments import docments, ann_parts
+from fastcore.script import call_parse
+from .data import text_sources, sol_cache
+from .models import load_model, OFFLINE_NAMES, OFFLINE_MODELS
 from .hidden import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profile, profile_figure
-from .checkpoints import series, sweep, profile_measure, verify_checkpoints, duplicate_list
+from .checkpoints import series, sweep, profile_measure, verify_checkpoints, duplicate_list, PYTHIA_SIZES, BLOOM_SIZES
 from .reproduce import get_task, reproduce
-from .figures import TASKS
+from .figures import TASKS, SLOW_TASKS
 from .localhub import LocalHub, hub_tasks, rehearse
-from .plan import PlanError, check_plan, print_plan, sweep_plan, plan as make_plan
+from .plan import PlanError, check_plan, print_plan, sweep_plan, plan as make_plan, BANDWIDTH
 from .runtime import runtime_text
 
 # %% auto #0
-__all__ = ['DEMO_METRICS', 'TABLE_FORMATS', 'FIGURE_FORMATS', 'demo_clouds', 'demo_table', 'demo', 'sol_reproduce', 'door',
-           'checked', 'table_path', 'write_table', 'read_table', 'figure_path', 'save_figure', 'spec_options',
-           'spec_from_options', 'sol_profile', 'sol_compare', 'sol_sweep', 'sol_verify']
+__all__ = ['DEMO_METRICS', 'METAVARS', 'MODEL_WORDS', 'SERIES_WORDS', 'TASK_WORDS', 'TABLE_FORMATS', 'FIGURE_FORMATS',
+           'SPEC_WORDS', 'demo_clouds', 'demo_table', 'OnOff', 'in_words', 'cache_words', 'offline_models', 'demo',
+           'sol_reproduce', 'door', 'checked', 'table_path', 'write_table', 'read_table', 'figure_path', 'save_figure',
+           'spec_options', 'spec_from_options', 'sol_profile', 'sol_compare', 'sol_sweep', 'sol_verify']
 
 # %% ../nbs/12_cli.ipynb #29d0e078
 def demo_clouds(n:int=8192, D:int=256, seed:int=0) -> dict:
@@ -84,6 +85,54 @@ def demo_table(n:int=8192, D:int=256, batch_size:int=4096, seed:int=0, stream_ch
     df["batch_size"], df["seed"], df["D"] = batch_size, seed, D
     return df
 
+# %% ../nbs/12_cli.ipynb #3ac17271
+class OnOff(argparse.BooleanOptionalAction):
+    "A switch, `--flag` / `--no-flag`, whose help ends with its default in words: (default: on) or (default: off)."
+    def __init__(self, option_strings, dest, default=False, help="", **_):   # **_: the type and metavar call_parse gives
+        super().__init__(option_strings, dest, default=bool(default))
+        self.help = f"{help} (default: {'on' if default else 'off'})"
+
+# %% ../nbs/12_cli.ipynb #c5cc22ef
+METAVARS = dict(out="PATH", steps="STEPS", source="SOURCES", revision="REV", dtype="DTYPE", device="DEVICE", metrics="METRICS",
+                special="POLICY", first="POLICY", outliers="POLICY", layers="LAYERS", stream="WHEN", mem_limit="BYTES")
+
+def _said(v) -> str: return f"{v:,}" if isinstance(v, int) and abs(v) >= 10_000 else str(v)   # 20,000,000 at a glance
+
+def _worded(q:inspect.Parameter, doc:str, metavar:str=None):
+    "`q`'s annotation for `call_parse`: a bool as an `OnOff` switch, else its help (the default said once) and a metavar."
+    anno, doc = ann_parts(q.annotation)[0], doc or q.name
+    if anno is bool: return Annotated[bool, doc, dict(action=OnOff, help=doc)]
+    if q.default not in (None, inspect.Parameter.empty) and "(default" not in doc: doc = f"{doc} (default: {_said(q.default)})"
+    return Annotated[anno, doc, dict(help=doc, metavar=metavar or {int: "N", float: "X"}.get(anno, q.name.upper()))]
+
+# %% ../nbs/12_cli.ipynb #a855f2d9
+def in_words(about:str="", **metavars):
+    "Decorator under `call_parse`: every option of the command in words (`_worded`; `metavars` by name), `about` after its docstring."
+    def deco(func):
+        sig, docs, words = inspect.signature(func, eval_str=True), docments(func, full=True, eval_str=True), {**METAVARS, **metavars}
+        func.__signature__ = sig.replace(parameters=[q if q.kind is q.VAR_KEYWORD else
+                                                     q.replace(annotation=_worded(q, docs[q.name].docment, words.get(q.name)))
+                                                     for q in sig.parameters.values()])
+        func.__doc__ = " ".join(filter(None, (func.__doc__, about)))
+        return func
+    return deco
+
+# %% ../nbs/12_cli.ipynb #63f32eeb
+def cache_words(what:str) -> str:
+    "A sentence for a command's help: `what` it keeps under $SOL_CACHE, how that is set, and the folder it is now."
+    how = ("set" if os.environ.get("SOL_CACHE") else "unset, so $XDG_CACHE_HOME/shape_of_learning"
+           if os.environ.get("XDG_CACHE_HOME") else "unset, so ~/.cache/shape_of_learning")
+    return f"{what} are kept under $SOL_CACHE ({how}): now {sol_cache()}."
+
+def offline_models() -> str:
+    "The offline models `load_model` takes by short name, with their labels: 'minilm (MiniLM-L6), ...'."
+    labels = {name: label for label, name, _ in OFFLINE_MODELS}
+    return ", ".join(f"{n} ({labels[n]})" if n in labels else n for n in OFFLINE_NAMES)
+
+MODEL_WORDS = f"a Hub id, a local folder, a .gguf file, or an offline model: {offline_models()}"
+SERIES_WORDS = (f"pythia-SIZE[-deduped][:paper2] (SIZE: {', '.join(PYTHIA_SIZES)}), bloom-SIZE[:hub] (SIZE: {', '.join(BLOOM_SIZES)}), "
+                "tinyllama, a folder of step{N} checkpoints, or REPO@REV,REV")
+
 # %% ../nbs/12_cli.ipynb #df96829c
 def demo(out="figures", n=8192, dim=256, batch_size=4096, seed=0, quick=False) -> pd.DataFrame:
     "Every metric of the core on the built-in clouds: prints the table next to the closed forms, writes OUT/data/."
@@ -103,19 +152,23 @@ def demo(out="figures", n=8192, dim=256, batch_size=4096, seed=0, quick=False) -
     print(f"\nwrote {path} ({len(df)} rows) in {time.perf_counter() - t:.1f} s")
     return df
 
+TASK_WORDS = (f"comma-separated task names (default: {','.join(t.name for t in TASKS)}; "
+              f"run only when named: {','.join(t.name for t in SLOW_TASKS)})")
+
 @call_parse
+@in_words(cache_words("The results (--cache), trained runs, downloads and converted offline models"),
+          config="NAME", out="DIR", tasks="NAMES", cache="DIR", bandwidth="MB/S")
 def sol_reproduce(
-    config:str="offline",   # offline (CPU, no network), quick (CI), paper (GPU runtime with Hub access), or rehearsal
-                            # (paper's configurations against stand-ins on a local Hub that this command starts and stops)
+    config:str="offline",   # offline (CPU, no network), quick (CI), paper (GPU runtime with Hub access), or rehearsal (paper's configurations, stand-ins on a local Hub)
     quick:bool=False,       # the same as --config quick
-    out:str=None,           # figures go to OUT/, tables to OUT/data/, named {config}_* (default: the checkout's figures/)
-    tasks:str=None,         # comma-separated: profiles,cosine,avgcos,weights,probes,training,d90 (default: all), study, scales, d90_params, d90_pretraining, probe_series
+    out:str=None,           # figures go to DIR/, tables to DIR/data/, named {config}_* (default: the checkout's figures/)
+    tasks:Annotated[str, TASK_WORDS]=None,
     force:bool=False,       # recompute the tasks' tables (finished sweep jobs, keyed by checkpoint content, are reused)
-    cache:str=None,         # results cache (default: data.sol_cache()/reproduce)
+    cache:str=None,         # the results cache (default: $SOL_CACHE/reproduce)
     demo_only:bool=False,   # only the metric-core demo on point clouds with known answers
     plan:bool=False,        # print what the run needs (checkpoints, downloads, disk, GPU and host memory, hours), check it, stop
-    check:bool_arg=True,    # before a paper run, refuse a machine too small for it, naming the task and the setting to change
-    bandwidth:float=None,   # Hub download MB/s for the plan's hours (default: plan.BANDWIDTH, an assumption)
+    check:bool=True,        # before a paper run, refuse a machine too small for it, naming the task and the setting to change
+    bandwidth:Annotated[float, f"Hub download speed for the plan's hours (default: {BANDWIDTH / 1e6:g}, an assumption)"]=None,
 ):
     "The offline reproduction of the papers' figures (or --quick, or --config paper), with a summary of the findings."
     if demo_only: return demo(out or "figures", quick=quick)
@@ -195,18 +248,29 @@ def save_figure(fig, out) -> Path:
     fig.savefig(out, dpi=110); plt.close(fig)
     return out
 
+SPEC_WORDS = {   # the ProfileSpec fields whose comments speak of Python's None and tuples, said for the shell
+    "metrics": f"comma-separated, of: {', '.join(METRICS)}",
+    "special": "drop or keep the tokenizer's special tokens; drop,keep: both, from one forward pass",
+    "first": "drop or keep the first position of every window; drop,keep: both, from one forward pass",
+    "outliers": "keep (count) or drop vectors whose norm is over --outlier-factor x the median; keep,drop: both, from one pass",
+    "layers": "comma-separated layer indices to measure, negative ones from the end (default: all)",
+    "stream": "stream the cosine metrics without storing vectors: true, false, or auto (when every metric can)",
+    "source_tokens": "draw windows from the first N tokens of each source; 0: all of it",
+    "mem_limit": "bytes of vectors / accumulators before layers go in groups (default: half the memory free on the model's "
+                 "device as the profile starts, hidden.memory_budget; 0 means the same)"}
+
 def _shell_option(f, overrides):
     "(annotation, default) of a ProfileSpec field as a shell option: tuples as comma-separated text, None as 0 or ''."
     default = overrides.get(f.name, f.default)
     if f.name == "stream": return str, "auto"
     if f.name == "layers": return str, ""
     if f.name in ("source_tokens", "mem_limit"): return int, default or 0
-    if f.name == "pooled": return bool_arg, default
+    if f.name == "pooled": return bool, default
     if isinstance(default, tuple): return str, ",".join(default)
     return type(default), default
 
 def spec_options(**overrides):
-    "Decorator: every ProfileSpec field becomes a keyword option of the command (help from the spec's comments)."
+    "Decorator: every ProfileSpec field becomes a keyword option of the command (help: `SPEC_WORDS`, else the spec's comments)."
     helps = docments(ProfileSpec)
     def deco(func):
         sig = inspect.signature(func, eval_str=True)       # real types, as the parser needs
@@ -214,7 +278,7 @@ def spec_options(**overrides):
         for f in fields(ProfileSpec):
             anno, default = _shell_option(f, overrides)
             params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                            annotation=Annotated[anno, helps.get(f.name) or f.name]))
+                                            annotation=Annotated[anno, SPEC_WORDS.get(f.name) or helps.get(f.name) or f.name]))
         func.__signature__ = sig.replace(parameters=params)
         return func
     return deco
@@ -237,15 +301,16 @@ def spec_from_options(**options) -> ProfileSpec:
     return profile_spec(**out)
 
 @call_parse
+@in_words(cache_words("Downloads (enwik8) and the offline models, converted once,"), out="OUT")
 @spec_options(source_tokens=20_000_000)
 def sol_profile(
-    model:str,                  # Hub id, local folder or .gguf file
+    model:Annotated[str, MODEL_WORDS],
     out:str,                    # output table (.csv or .parquet)
-    revision:str=None,          # Hub revision (checkpoint), e.g. step3000
+    revision:str=None,          # Hub revision (checkpoint), e.g. step3000 (default: the main branch)
     source:str="wiki",          # comma-separated: wiki, wiki-summaries, enwik8, hf:NAME[:COLUMN], a dump or a text file
-    dtype:str=None,             # e.g. bfloat16 on a GPU
-    device:str=None,            # e.g. cuda
-    figure:bool_arg=True,       # also draw the profile (every metric against depth) beside the table, as OUT with .png
+    dtype:str=None,             # e.g. bfloat16 on a GPU (default: as stored; float32 for a .gguf file)
+    device:str=None,            # e.g. cuda (default: cpu, even on a machine with a GPU)
+    figure:bool=True,           # also draw the profile (every metric against depth) beside the table, as OUT with .png
     **options,                  # the profile specification (hidden.ProfileSpec), one option per field
 ):
     "Profile every layer of MODEL on a text source and write one row per layer and metric, and its figure."
@@ -260,6 +325,7 @@ def sol_profile(
     if figure: print(f"drew {save_figure(profile_figure(df, title=f'Layer profile of {model}' + (f'@{revision}' if revision else '')), path.with_suffix('.png'))}")
 
 @call_parse
+@in_words(tables="TABLE", labels="NAMES", title="TEXT")
 def sol_compare(
     *tables:str,                # profile tables (.csv or .parquet) from sol-profile, sol-sweep --out or layer_profile
     out:str="compare.png",      # the figure (.png, .pdf or .svg)
@@ -279,17 +345,19 @@ def sol_compare(
 
 # %% ../nbs/12_cli.ipynb #e983c7de
 @call_parse
+@in_words(f"The offline models ({', '.join(OFFLINE_NAMES)}) have no training checkpoints: sol-profile measures them. "
+          + cache_words("Downloads (enwik8)"), series_name="SERIES", executor="NAME")
 @spec_options(source_tokens=20_000_000)
 def sol_sweep(
-    series_name:str,            # pythia-SIZE[-deduped][:paper2], bloom-SIZE, tinyllama, a checkpoint folder, or REPO@REV,REV
+    series_name:Annotated[str, SERIES_WORDS],
     store:str,                  # results folder (created; reused to resume)
-    steps:str=None,             # comma-separated steps to keep
+    steps:str=None,             # comma-separated steps to keep (default: all of the series)
     out:str=None,               # also write this sweep's rows to a table (.csv or .parquet)
     source:str="wiki",          # comma-separated text sources, as for sol-profile
-    dtype:str=None,             # e.g. bfloat16 on a GPU
-    device:str=None,            # e.g. cuda
+    dtype:str=None,             # e.g. bfloat16 on a GPU (default: as stored)
+    device:str=None,            # e.g. cuda (default: cpu, even on a machine with a GPU)
     executor:str="local",       # local, or ray (one job per worker of a Ray cluster)
-    verify:bool_arg=True,       # fingerprint the checkpoints first and refuse duplicated weights (see sol-verify)
+    verify:bool=True,           # fingerprint the checkpoints first and refuse duplicated weights (see sol-verify)
     keep_duplicates:bool=False, # measure duplicated checkpoints anyway, marked in every row (duplicate_of)
     plan:bool=False,            # print what the sweep needs (checkpoints left, downloads, peak disk, memory, hours) and stop
     **options,                  # the profile specification (hidden.ProfileSpec), one option per field
@@ -311,9 +379,10 @@ def sol_sweep(
                              "the same command again retries them")
 
 @call_parse
+@in_words(series_name="SERIES")
 def sol_verify(
-    series_name:str,            # pythia-SIZE[-deduped][:paper2], bloom-SIZE, tinyllama, a checkpoint folder, or REPO@REV,REV
-    steps:str=None,             # comma-separated steps to keep
+    series_name:Annotated[str, SERIES_WORDS],
+    steps:str=None,             # comma-separated steps to keep (default: all of the series)
     out:str=None,               # also write the table (.csv or .parquet)
 ):
     "Fingerprint the weights of every checkpoint of a series and name those that duplicate an earlier one."

@@ -7,6 +7,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/hidden.html.md"""
 # %% ../nbs/06_hidden.ipynb #22b614e8
 from __future__ import annotations
 from dataclasses import dataclass
+import inspect
 import torch
 from .models import model_kind, decoder_parts
 from .intrinsic_dim import distinct_knn, batch_indices
@@ -14,9 +15,9 @@ from .data import TextSource
 
 # %% auto #0
 __all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'LayerStates', 'layer_names', 'block_list', 'layer_states',
-           'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec', 'special_affixes', 'window_inputs', 'memory_budget',
-           'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile', 'outlier_tokens', 'layer_vectors',
-           'profile_lines', 'profile_figure']
+           'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec', 'spec_signature', 'special_affixes', 'window_inputs',
+           'memory_budget', 'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile', 'outlier_tokens',
+           'layer_vectors', 'profile_lines', 'profile_figure']
 
 # %% ../nbs/06_hidden.ipynb #efba0f2c
 @dataclass
@@ -202,6 +203,17 @@ def profile_spec(spec:ProfileSpec=None, **options) -> ProfileSpec:
     unknown = sorted(set(options) - names)
     if unknown: raise TypeError(f"unknown profile option(s) {unknown}; ProfileSpec has {sorted(names)}")
     return replace(spec or ProfileSpec(), **options)
+
+# %% ../nbs/06_hidden.ipynb #295a163e
+def spec_signature(f):
+    "Decorator: `f`'s `**options` shown as the `ProfileSpec` fields (keyword-only, with their defaults and comments)."
+    sig = inspect.signature(f)
+    params = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    params += [inspect.Parameter(x.name, inspect.Parameter.KEYWORD_ONLY, default=x.default, annotation=x.type)
+               for x in fields(ProfileSpec)]
+    f.__signature__ = sig.replace(parameters=params)
+    f.__delwrap__ = ProfileSpec        # where fastcore's docments (show_doc, the API pages) read the fields' comments
+    return f
 
 # %% ../nbs/06_hidden.ipynb #cc620a29
 def special_affixes(tokenizer):
@@ -394,6 +406,7 @@ def _plan(model, tokenizer, source, spec):
     n_layers = model.config.num_hidden_layers + (2 if model_kind(model.config) == "decoder" else 1)   # see the table above
     return keeps, plan, _layer_index(spec.layers, n_layers)
 
+@spec_signature
 def layer_profile(
     model, tokenizer,              # from `models.load_model`
     source,                        # a data.TextSource, an iterable of documents, or a list/dict of named sources
@@ -403,7 +416,7 @@ def layer_profile(
     progress:bool=False,           # progress bar over forward passes
     name_outliers:bool=False,      # also return the `outlier_tokens` table of the same pass: (profile, outliers)
     **options,                     # ProfileSpec fields, e.g. metrics=("twonn",), n_tokens=8192, first=("drop", "keep")
-) -> pd.DataFrame:
+) -> pd.DataFrame:                  # the rows; with name_outliers, (rows, outlier_tokens table)
     "One row per source x policy x layer x metric: the metric core on every layer's hidden states of real text, one pass."
     spec = profile_spec(spec, **options)
     stream = spec.streaming

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import torch
 from .data import sol_cache, gensim_wiki_path, wiki_text
-from .models import tiny_config, model_kind
+from .models import tiny_config, model_kind, quiet_transformers
 from .checkpoints import series
 from .reproduce import REGISTRY, Reproduction, get_task, reproduce
 from .figures import TASKS, SLOW_TASKS
@@ -187,7 +187,7 @@ def standin_model_files(repo:str, revision:str, tokenizer:bool=True) -> dict:
     if kind == "encoder": cls = cls.replace("Model", "ForMaskedLM")       # the class the real config names
     model.config.architectures = [cls]
     with tempfile.TemporaryDirectory() as d:
-        model.save_pretrained(d)
+        with quiet_transformers(): model.save_pretrained(d)
         if tokenizer:
             standin_tokenizer(kind).save_pretrained(d)
             p = Path(d) / "tokenizer_config.json"

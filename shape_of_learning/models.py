@@ -213,7 +213,7 @@ def tiny_model(model_type:str, path, layers:int=2, d:int=16, seed:int=0, add_bos
     torch.manual_seed(seed)
     model = (AutoModelForCausalLM if kind == "decoder" else AutoModel).from_config(cfg)
     path = Path(path); path.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(path)
+    with quiet_transformers(): model.save_pretrained(path)          # no "Writing model shards" bar per tiny model
     _byte_tokenizer(kind, add_bos).save_pretrained(path)
     return path
 
@@ -399,15 +399,24 @@ def _converted(gguf:Path, target:Path) -> Path:
     "A GGUF model dequantized once into a float32 Hugging Face folder at `target` (written atomically), then reused."
     from transformers import AutoModelForCausalLM
     if (target / "config.json").is_file() and any(target.glob("*.safetensors")): return target
-    model, tok, _ = load_model(gguf)
-    cfg = copy.deepcopy(model.config)
-    if hasattr(cfg, "quantization_config"): delattr(cfg, "quantization_config")
-    plain = AutoModelForCausalLM.from_config(cfg)
-    plain.load_state_dict(model.state_dict())
+    from tqdm.auto import tqdm
+    bar = tqdm(total=3, unit="step", desc=f"first use: {gguf.name} ({gguf.stat().st_size / 1e6:.0f} MB) to float32 in {target}")
+    with bar:                                         # once per model and cache; a minute for SmolLM2 on 2 cores
+        model, tok, _ = load_model(gguf); bar.update()
+        cfg = copy.deepcopy(model.config)
+        if hasattr(cfg, "quantization_config"): delattr(cfg, "quantization_config")
+        plain = AutoModelForCausalLM.from_config(cfg)
+        plain.load_state_dict(model.state_dict()); bar.update()
+        bar.set_postfix(writing=f"{sum(p.numel() * p.element_size() for p in plain.parameters()) / 1e6:.0f} MB")
+        _write_folder(plain, tok, target); bar.update()
+    return target
+
+def _write_folder(model, tok, target:Path):
+    "A model and its tokenizer saved to `target` atomically (a temporary sibling folder, then renamed)."
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=".converting-"))
     try:
-        plain.save_pretrained(tmp); tok.save_pretrained(tmp)
+        with quiet_transformers(): model.save_pretrained(tmp); tok.save_pretrained(tmp)
         if target.exists(): shutil.rmtree(target)           # an incomplete earlier folder
         tmp.rename(target)
     finally:

@@ -6,9 +6,11 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/notebook.html.md"""
 
 # %% ../nbs/11e_notebook.ipynb #f6657a50
 from __future__ import annotations
-import json, time
+import json, os, subprocess, sys, time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 import pandas as pd
+from fastcore.script import call_parse
 from .reproduce import Task, get_task, run_task, save_tables, load_tables, figures_dir
 from .localhub import rehearse
 from .plan import plan, check_plan, PlanError
@@ -16,7 +18,7 @@ from .runtime import runtime_text
 
 # %% auto #0
 __all__ = ['CONFIGS', 'COLAB_MARK', 'NotebookError', 'check_config', 'stored', 'recorded_seconds', 'cost_text', 'prepare',
-           'colab_cell']
+           'colab_cell', 'run_all', 'notebooks', 'sol_runall']
 
 # %% ../nbs/11e_notebook.ipynb #1c4ac088
 CONFIGS = ("offline", "quick", "rehearsal", "paper")
@@ -101,3 +103,52 @@ def colab_cell(path) -> str:
     found = ["".join(c["source"]) for c in cells if c["cell_type"] == "code" and COLAB_MARK in "".join(c["source"])]
     if len(found) != 1: raise ValueError(f"{path}: {len(found)} Colab install cells (one expected)")
     return found[0]
+
+# %% ../nbs/11e_notebook.ipynb #6c1f0b29
+def run_all(path, timeout:int=600, out=None) -> dict:
+    "Execute a notebook top to bottom in a fresh kernel from its folder, as Jupyter's Run All does; its record."
+    import nbclient, nbformat
+    path = Path(path); nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(path.parent)}}).execute(
+        env={k: v for k, v in os.environ.items() if k != "MPLBACKEND"},   # figures inline, as a reader's kernel draws them
+        stderr=subprocess.DEVNULL)           # the kernel process's own log (cells' stderr comes back as their outputs)
+    outputs = [(k, o) for k, c in enumerate(nb.cells) if c.cell_type == "code" for o in c.outputs]
+    errors = [(k, o) for k, o in outputs if o.output_type == "error"]
+    noise = [o.text for k, o in outputs if o.output_type == "stream" and o.name == "stderr" and "Warning" in o.text]
+    if out: Path(out).mkdir(parents=True, exist_ok=True); nbformat.write(nb, Path(out) / path.name)
+    return dict(notebook=path.name, seconds=round(time.perf_counter() - start, 1),
+                cells=sum(c.cell_type == "code" for c in nb.cells), errors=len(errors),
+                first_error=f"cell {errors[0][0]}: {errors[0][1].ename}: {errors[0][1].evalue}"[:300] if errors else "",
+                warnings=len(noise), first_warning=next(l for l in noise[0].splitlines() if "Warning" in l).strip()[:300] if noise else "")
+
+# %% ../nbs/11e_notebook.ipynb #cb6802a4
+def notebooks(paths) -> list:
+    "The notebooks named: files as given, folders as their *.ipynb (sorted), checkpoints left out."
+    found = []
+    for p in map(Path, paths):
+        if p.is_dir(): found += sorted(q for q in p.glob("*.ipynb") if ".ipynb_checkpoints" not in q.parts)
+        elif p.suffix == ".ipynb" and p.is_file(): found.append(p)
+        else: raise FileNotFoundError(f"{p}: not a notebook or a folder of notebooks")
+    return found
+
+# %% ../nbs/11e_notebook.ipynb #aa938aad
+@call_parse
+def sol_runall(
+    *paths:str,             # notebooks, or folders of them (e.g. nbs/figures)
+    out:str=None,           # write the executed notebooks (with their outputs) to this folder
+    timeout:int=900,        # seconds per cell before the run counts as an error
+    workers:int=2,          # kernels at once
+):
+    "Run All on notebooks as Jupyter does (every cell, a fresh kernel each, from the notebook's folder); exit 1 on any error cell."
+    found = notebooks(paths or ["nbs/figures"])
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        records = list(pool.map(lambda p: run_all(p, timeout, out), found))
+    table = pd.DataFrame(records)
+    with pd.option_context("display.width", 250, "display.max_colwidth", 120):
+        print(table.to_string(index=False))
+    failed = int((table.errors > 0).sum())
+    print(f"sol-runall: {len(table) - failed} passed, {failed} failed, in {table.seconds.sum():.0f} s of kernel time")
+    if failed: sys.exit(1)
+    return table

@@ -17,6 +17,7 @@ from .checkpoints import ResultStore, atomic_write, job_key
 from .data import sol_cache
 from .hidden import layer_profile
 from .models import load_model, dtype_name
+from .style import save, DPI
 
 # %% auto #0
 __all__ = ['REGISTRY', 'TaskConfig', 'Task', 'rehearsal_config', 'register', 'get_task', 'title', 'dtype_column',
@@ -218,14 +219,14 @@ def load_tables(task, config:str="offline", out=None) -> dict:
                                 f"--tasks {task.name}` (or the notebook's computation cell)")
     return found
 
-def draw(task, tables:dict, config="offline", out=None, dpi:int=100) -> list:
-    "Draw a task's figures from its tables and save them as OUT/{config}_{figure}.png."
+def draw(task, tables:dict, config="offline", out=None, dpi:int=DPI) -> list:
+    "Draw a task's figures from its tables and save each as OUT/{config}_{figure}.pdf and .png (`dpi`) with `style.save`; the paths."
     import matplotlib.pyplot as plt
     task = get_task(task); cfg = task.config(config)
     out = Path(out or figures_dir()); out.mkdir(parents=True, exist_ok=True)
     paths = []
     for f, fig in task.plot(tables, cfg).items():
-        paths.append(out / f"{cfg.name}_{f}.png"); fig.savefig(paths[-1], dpi=dpi); plt.close(fig)
+        paths += save(fig, out / f"{cfg.name}_{f}", dpi=dpi); plt.close(fig)
     return paths
 
 # %% ../nbs/11_reproduce.ipynb #a31cf356

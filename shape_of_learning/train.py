@@ -16,6 +16,7 @@ import torch
 import copy
 import torch.nn.functional as F
 from .data import wiki_source, labeled_texts, sol_cache
+from .models import quiet_transformers
 
 # %% auto #0
 __all__ = ['PRESETS', 'SPECIALS', 'PAD', 'BOS', 'EOS', 'UNK', 'CLS', 'SEP', 'MASK', 'LOG_COLUMNS', 'PROBE', 'DEFAULT_RUNS',
@@ -363,7 +364,7 @@ def train_model(
                          seconds=time.perf_counter() - t0))
         tmp = out_dir / f".step{step}.partial"
         if tmp.exists(): shutil.rmtree(tmp)
-        model.save_pretrained(tmp); tok.save_pretrained(tmp)
+        with quiet_transformers(): model.save_pretrained(tmp); tok.save_pretrained(tmp)
         torch.save(dict(optimizer=opt.state_dict(), step=step, seconds=rows[-1]["seconds"], run_sum=0.0, run_n=0),
                    tmp / "training_state.pt")
         # the log goes first: a row without its checkpoint is dropped on resume, a checkpoint without its row is not

@@ -13,12 +13,14 @@ from ..data import text_source
 from ..hidden import ProfileSpec, layer_profile
 from ..models import load_model
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
-from ..reproduce import TaskConfig, Task, register, run_task, title, dtype_column
+from ..reproduce import TaskConfig, Task, register, run_task, dtype_column
+from ..style import figure, styled, title, label, color, colors, markers, token_text
 
 # %% auto #0
 __all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'PROFILE_METRICS', 'AVGCOS_METRICS', 'PROFILES', 'AVGCOS',
-           'PANELS', 'ProfileConfig', 'compute_profiles', 'compute_avgcos', 'top_tokens', 'plot_profiles',
-           'profile_summary', 'plot_avgcos', 'profile_findings', 'avgcos_findings']
+           'PANELS', 'ProfileConfig', 'compute_profiles', 'compute_avgcos', 'top_tokens', 'shown_tokens',
+           'plot_profile_panels', 'profile_summary', 'plot_first_position', 'plot_profiles', 'plot_avgcos',
+           'profile_findings', 'avgcos_findings']
 
 # %% ../../nbs/figures/p1_profiles.ipynb #9e3f779e
 @dataclass(frozen=True)
@@ -66,13 +68,12 @@ PROFILES = register(Task("profiles", "P1 Figs. 1, 5", ("profiles", "outliers"), 
                          compute_profiles, lambda t, cfg: plot_profiles(t, cfg), lambda t: profile_findings(t),
                          version=4, optional=("outliers",)))   # 3: MADA and MoM, the outlier tokens named; 4: the average cosines too
 AVGCOS = register(Task("avgcos", "P1 sec. 2.3", ("avgcos",), ("avgcos",), AVGCOS_CONFIGS,
-                       compute_avgcos, lambda t, cfg: plot_avgcos(t, cfg), lambda t: avgcos_findings(t),
+                       compute_avgcos, lambda t, cfg: {"avgcos": plot_avgcos(t, cfg)}, lambda t: avgcos_findings(t),
                        version=2))   # 2: read from the profile pass instead of a second forward pass
 
 # %% ../../nbs/figures/p1_profiles.ipynb #52a50896
-PANELS = (("anisotropy", "anisotropy (centered, SVD)"), ("twonn", "intrinsic dimension: TwoNN"),
-          ("intersim", "average cosine (InterSim)"), ("mada", "intrinsic dimension: MADA (k = 20)"),
-          ("mom", "intrinsic dimension: MoM (k = 100)"))
+PANELS = (("anisotropy", "anisotropy (centered SVD)"), ("twonn", "ID (TwoNN)"), ("intersim", "InterSim (average cosine)"),
+          ("mada", "ID (MADA, k = 20)"), ("mom", "ID (MoM, k = 100)"))
 
 def top_tokens(outliers:pd.DataFrame, n:int=3) -> pd.DataFrame:
     "Per model and layer (default position policy): how many vectors are flagged, the largest ratio, and the most frequent tokens."
@@ -85,61 +86,60 @@ def top_tokens(outliers:pd.DataFrame, n:int=3) -> pd.DataFrame:
                          tokens=", ".join(f"{t!r} {c}" for t, c in counts.head(n).items())))
     return pd.DataFrame(rows, columns=["model", "layer", "layer_name", "n_flagged", "n_vectors", "max_ratio", "tokens"])
 
-def plot_profiles(t, cfg) -> dict:
-    "Figs. 1 and 5 with the batch spread as a band, the outlier vectors per layer named (and, for decoders, the first-position figure)."
-    import matplotlib.pyplot as plt
+# %% ../../nbs/figures/p1_profiles.ipynb #3067e39a
+def shown_tokens(outliers:pd.DataFrame, model:str, layer:int, n:int=3) -> str:
+    "The most frequent flagged tokens of one model and layer (default position policy) as a figure shows them: “,” 570 · “␣” 250."
+    o = outliers[(outliers["first"] == "drop") & (outliers.model == model) & (outliers.layer == layer)]
+    return " · ".join(f"“{token_text(tok)}” {c}" for tok, c in o.token.value_counts().head(n).items())
+
+# %% ../../nbs/figures/p1_profiles.ipynb #caa34207
+@styled
+def plot_profile_panels(t, cfg, axes=None):
+    "Figs. 1 and 5: five profiles against relative depth (batch spread as a band; outliers kept solid, dropped dashed) and the outlier vectors per layer with their tokens; into six `axes`, else a two-column figure."
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
     df = t["profiles"]
-    main, kept = df[df["first"] == "drop"], df[df["first"] == "keep"]
-    colors = dict(zip(df.model.unique(), plt.get_cmap("tab10").colors))
-    fig, axes = plt.subplots(2, 3, figsize=(16, 8.6))
-    for ax, (metric, label) in zip(axes.flat, PANELS):
+    main = df[df["first"] == "drop"]
+    fig, axes = figure(6, "two", height=4.6, sharex=True) if axes is None else (None, axes)
+    axes = list(getattr(axes, "flat", axes))
+    col = colors(main.model.unique()); mark = markers(col)         # past seven models, colours repeat with other markers
+    for ax, (metric, name) in zip(axes, PANELS):
         for (model, outliers), g in main[main.metric == metric].groupby(["model", "outliers"], sort=False):
             g = g.sort_values("layer"); x = g.layer / g.layer.max()
-            ax.fill_between(x, g.value - g["std"], g.value + g["std"], color=colors[model], alpha=0.2, lw=0)
-            ax.plot(x, g.value, marker="o", ms=2.5, ls="-" if outliers == "keep" else "--", color=colors[model],
-                    label=f"{model} ({g.kind.iloc[0]}), outliers {outliers}")
-        ax.set_xlabel("relative depth (0 = embeddings)"); ax.set_title(label, fontsize=10)
-    ax = axes[1, 2]                                   # the outlier vectors per layer, and which tokens they are
+            ax.fill_between(x, g.value - g["std"], g.value + g["std"], color=col[model], alpha=0.25, lw=0)
+            ax.plot(x, g.value, marker=mark[model], ms=2, ls="-" if outliers == "keep" else "--", color=col[model])
+        ax.set_ylabel(name)
+    axes[0].set_ylim(0, 1.05); axes[2].set_ylim(0, 1.05)
+    ax = axes[5]                                      # the outlier vectors per layer, and which tokens they are
     counts = main[(main.metric == "anisotropy") & (main.outliers == "keep")]
     named = top_tokens(t["outliers"]) if "outliers" in t else None
-    shown = 0
-    for model, g in counts.groupby("model", sort=False):
-        g = g.sort_values("layer"); x = g.layer / g.layer.max()
-        ax.plot(x, g.n_outliers, "o-", ms=2.5, color=colors[model])
+    shown = 0                                         # the notes stack in the band above the counts, largest count first
+    for model in counts.groupby("model", sort=False).n_outliers.max().sort_values(ascending=False, kind="stable").index:
+        g = counts[counts.model == model].sort_values("layer"); x = g.layer / g.layer.max()
+        ax.plot(x, g.n_outliers, marker=mark[model], ms=2, color=col[model])
         if named is None or not g.n_outliers.any(): continue
         top = g.loc[g.n_outliers.idxmax()]
         row = named[(named.model == model) & (named.layer == top.layer)].iloc[0]
-        ax.annotate(f"{model}, {row.layer_name}: {row.n_flagged} of {row.n_vectors:,}\n{row.tokens}",
-                    (top.layer / g.layer.max(), top.n_outliers), xytext=(14, -10 - 24 * shown), textcoords="offset points",
-                    fontsize=7, color=colors[model], ha="left", arrowprops=dict(arrowstyle="-", color=colors[model], lw=0.6))
+        ax.annotate(f"{row.layer_name}: {row.n_flagged} of {row.n_vectors:,}\n{shown_tokens(t['outliers'], model, top.layer)}",
+                    (top.layer / g.layer.max(), top.n_outliers), xytext=(0.14, 0.99 - 0.17 * shown), textcoords="axes fraction",
+                    va="top", color=col[model], arrowprops=dict(arrowstyle="-", color=col[model], lw=0.5, shrinkA=1, shrinkB=2, relpos=(0, 0.5)))
         shown += 1
-        a = main[(main.model == model) & (main.metric == "anisotropy") & (main.outliers == "keep")].set_index("layer").value
-        at = named[(named.model == model) & (named.layer == a.idxmax())]
-        if len(at): axes[0, 0].annotate(f"flagged: {at.tokens.iloc[0]}", (a.idxmax() / g.layer.max(), a.max()), xytext=(8, -12),
-                                        textcoords="offset points", fontsize=7, color=colors[model], ha="left",
-                                        arrowprops=dict(arrowstyle="-", color=colors[model], lw=0.6))
-    ax.set_yscale("symlog", linthresh=1); ax.set_xlabel("relative depth (0 = embeddings)"); ax.set_ylim(-0.3, None)
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    ax.legend(handles, labels, fontsize=6.5, loc="center right", bbox_to_anchor=(1, 0.3))
-    ax.set_title(f"outlier vectors (norm > {main.outlier_factor.iloc[0]:g}x the layer's median), top tokens", fontsize=9)
-    n = int(main.n_vectors.max())
-    title(fig, f"Profiles, encoders vs decoders (paper 1, Figs. 1 and 5): {n:,} tokens per layer of "
-               f"{', '.join(main.source.unique())}, first position dropped; bands: +-1 sd over "
-               f"{int(main.n_batches.max())} batch(es) of {int(main.batch_size.iloc[0]):,}", cfg.about)
-    figs = {"profiles": fig}
-    if len(kept):
-        model = kept.model.iloc[0]
-        a = kept[(kept.metric == "anisotropy") & (kept.model == model)].pivot_table(index="layer", columns="outliers", values="value")
-        base = main[(main.model == model) & (main.metric == "anisotropy") & (main.outliers == "keep")].set_index("layer").value
-        fig, ax = plt.subplots(figsize=(7.5, 4))
-        ax.plot(base.index, base.values, "o-", ms=3, color="tab:red", label="first position dropped (default)")
-        ax.plot(a.index, a["keep"], "s-", ms=3, color="black", label="first position kept")
-        ax.plot(a.index, a["drop"], "x--", ms=4, color="tab:green", label="first position kept, outliers (>10x median norm) dropped")
-        ax.set_xlabel("layer (0 = embeddings)"); ax.set_ylabel("anisotropy (centered, SVD)"); ax.legend(fontsize=8)
-        title(fig, f"{model} on {', '.join(kept.source.unique())}, {int(kept.n_vectors.max()):,} tokens per layer: what the "
-                   "first position of each window does", cfg.about)
-        figs["first_position"] = fig
-    return figs
+    ax.set_yscale("symlog", linthresh=1); ax.set_ylim(-0.3, 10 ** (3.2 + 0.5 * shown)); ax.set_ylabel(label("n_outliers"))
+    for ax in axes:
+        if fig is None or ax.get_subplotspec().is_last_row(): ax.set_xlabel(label("depth"))
+    factor = main.outlier_factor.iloc[0]
+    kinds = main.drop_duplicates("model").set_index("model").kind
+    nb = int(main.n_batches.max())                    # one batch: no spread, no band
+    handles = ([Line2D([], [], color=c, marker=mark[m], ms=2, label=f"{m} ({kinds[m]})") for m, c in col.items()] +
+               [Line2D([], [], color="0.3", label=label("outliers keep")),
+                Line2D([], [], color="0.3", ls="--", label=f"outliers (norm > {factor:g}× the layer's median) dropped")] +
+               [Patch(color="0.3", alpha=0.25, lw=0, label=f"±1 s.d. over {nb} batches")] * (nb > 1))
+    if fig is None: axes[0].legend(handles=handles); return axes[0].figure
+    fig.legend(handles=handles, loc="outside lower center", ncol=3)
+    bands = f"; bands: ±1 s.d. over {nb} batches of {int(main.batch_size.iloc[0]):,}" if nb > 1 else ""
+    title(fig, f"Layer profiles, encoders and decoders (paper 1, Figs. 1 and 5): {int(main.n_vectors.max()):,} tokens per "
+               f"layer ({', '.join(map(label, main.source.unique()))}), first position dropped{bands}", cfg.about)
+    return fig
 
 # %% ../../nbs/figures/p1_profiles.ipynb #888a3491
 def profile_summary(t) -> pd.DataFrame:
@@ -166,22 +166,58 @@ def profile_summary(t) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# %% ../../nbs/figures/p1_profiles.ipynb #ef469ce3
+@styled
+def plot_first_position(t, cfg, ax=None):
+    "The first decoder's anisotropy with the first position of each window dropped (default), kept, and kept with outliers dropped; into `ax`, else a one-column figure (None: no first-position rows)."
+    df = t["profiles"]
+    main, kept = df[df["first"] == "drop"], df[df["first"] == "keep"]
+    if not len(kept): return None
+    model = kept.model.iloc[0]
+    a = kept[(kept.metric == "anisotropy") & (kept.model == model)].pivot_table(index="layer", columns="outliers", values="value")
+    base = main[(main.model == model) & (main.metric == "anisotropy") & (main.outliers == "keep")].set_index("layer").value
+    fig, (ax,) = figure(1, "one", height=2.7) if ax is None else (None, [ax])
+    ax.plot(base.index, base.values, "o-", ms=2, color=color("first drop"), label="dropped (the default)")
+    ax.plot(a.index, a["keep"], "s-", ms=2, color=color("first keep"), label="kept")
+    ax.plot(a.index, a["drop"], "x--", ms=3, color=color("first keep, outliers drop"),
+            label=f"kept, outliers (> {kept.outlier_factor.iloc[0]:g}×\nmedian norm) dropped")
+    ax.set(xlabel=label("layer"), ylabel=label("anisotropy"), ylim=(0, 1.05))
+    ax.legend(title="first position", loc="center", bbox_to_anchor=(0.63, 0.5))
+    if fig is not None:
+        title(fig, f"What the first position of each window does: {model}, {int(kept.n_vectors.max()):,} tokens per layer "
+                   f"({', '.join(map(label, kept.source.unique()))})", cfg.about)
+    return ax.figure
+
+# %% ../../nbs/figures/p1_profiles.ipynb #650ea76e
+def plot_profiles(t, cfg) -> dict:
+    "The task's figures: `profiles` (Figs. 1 and 5) and, when the table has first-position rows, `first_position`."
+    figs = {"profiles": plot_profile_panels(t, cfg)}
+    first = plot_first_position(t, cfg)
+    if first is not None: figs["first_position"] = first
+    return figs
+
 # %% ../../nbs/figures/p1_profiles.ipynb #87512cc5
-def plot_avgcos(t, cfg) -> dict:
-    "Section 2.3: average cosine, plain and centered, and the centered SVD anisotropy per layer."
-    import matplotlib.pyplot as plt
+@styled
+def plot_avgcos(t, cfg, axes=None):
+    "Section 2.3: average cosine, plain and centered, and the centered SVD anisotropy per layer, one panel per model (shared y); into `axes`, else a two-column figure."
+    from matplotlib.ticker import MaxNLocator
     ac = t["avgcos"]
     models = list(ac.model.unique())
-    fig, axes = plt.subplots(1, len(models), figsize=(6.5 * len(models), 4), squeeze=False)
-    for ax, model in zip(axes[0], models):
-        for metric, style in (("avg_cos", "o-"), ("avg_cos_centered", "s--"), ("anisotropy", "^:")):
+    rows = -(-len(models) // 3)                       # three panels a row; the papers' twelve models: four rows
+    fig, axes = figure(len(models), "two", height=0.8 + 1.7 * rows, sharey=True) if axes is None else (None, axes)
+    axes = list(getattr(axes, "flat", axes))
+    for ax, model in zip(axes, models):
+        for metric, mk in (("avg_cos", "o-"), ("avg_cos_centered", "s--"), ("anisotropy", "^:")):
             g = ac[(ac.model == model) & (ac.metric == metric)].sort_values("layer")
-            ax.plot(g.layer, g.value, style, ms=3, label=metric)
-        ax.set_title(model); ax.set_xlabel("layer (0 = embeddings)"); ax.set_ylim(-0.05, 1)
-    axes[0, 0].legend(fontsize=8); axes[0, 0].set_ylabel("value")
-    title(fig, f"Average cosine with and without centering, and centered SVD anisotropy (paper 1, section 2.3), "
-                f"{int(ac.n_vectors.max()):,} tokens of {', '.join(ac.source.unique())}", cfg.about)
-    return {"avgcos": fig}
+            ax.plot(g.layer, g.value, mk, ms=2, color=color(metric), label=label(metric))
+        ax.set(title=f"{model} ({ac[ac.model == model].kind.iloc[0]})", xlabel=label("layer"), ylim=(-0.05, 1.02))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if fig is None or ax.get_subplotspec().is_first_col(): ax.set_ylabel("average cosine or anisotropy")
+    axes[0].legend(loc="upper left")
+    if fig is not None:
+        title(fig, f"Average cosine with and without centering, and centered SVD anisotropy (paper 1, section 2.3): "
+                   f"{int(ac.n_vectors.max()):,} tokens per layer ({', '.join(map(label, ac.source.unique()))})", cfg.about)
+    return axes[0].figure
 
 # %% ../../nbs/figures/p1_profiles.ipynb #389172eb
 def profile_findings(t) -> list:

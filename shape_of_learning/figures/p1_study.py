@@ -184,7 +184,7 @@ def seed_curves(df:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFram
 def _turn(c:pd.DataFrame, sign:int, rel:float, level:float) -> dict:
     "The seeds' mean curve's extremum (sign 1: maximum, -1: minimum) and the per-seed change into it and out of it, with t-interval lower ends."
     from scipy import stats
-    m, n = c.mean(1), c.shape[1]
+    m, n = c.mean(axis=1), c.shape[1]
     first, last, top = m.index[0], m.index[-1], (m * sign).idxmax()
     into, out = sign * (c.loc[top] - c.loc[first]), sign * (c.loc[top] - c.loc[last])
     tq = stats.t.ppf((1 + level) / 2, n - 1) if n > 1 else np.inf
@@ -243,8 +243,8 @@ def size_table(t:dict) -> pd.DataFrame:
 def _band(ax, curves, color, label, ls="-"):
     "The seeds' mean as a line and their range as a band; step 0 drawn at 0.5 on the log axis."
     x = np.maximum(curves.index.values, 0.5)
-    ax.fill_between(x, curves.min(1), curves.max(1), color=color, alpha=0.2, lw=0)
-    ax.plot(x, curves.mean(1), ls, color=color, marker="o", ms=2.5, lw=1.2, label=label)
+    ax.fill_between(x, curves.min(axis=1), curves.max(axis=1), color=color, alpha=0.2, lw=0)
+    ax.plot(x, curves.mean(axis=1), ls, color=color, marker="o", ms=2.5, lw=1.2, label=label)
     ax.set_xscale("log")
 
 def _size_title(t, size):

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 from ..data import text_source
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
-from ..reproduce import TaskConfig, Task, register, profile_models, title
+from ..reproduce import TaskConfig, Task, register, profile_models
+from ..style import figure, styled, title, label, color
 
 # %% auto #0
 __all__ = ['COSINE_CONFIGS', 'COSINE', 'CosineConfig', 'compute_cosine', 'plot_cosine', 'cosine_findings']
@@ -39,30 +40,39 @@ def compute_cosine(cfg, progress=False, cache=None) -> dict:
     return {"cosine": profile_models(cfg, lambda kind: [kw], progress)}
 
 COSINE = register(Task("cosine", "P2 Figs. 1-2", ("cosine",), ("cosine",), COSINE_CONFIGS, compute_cosine,
-                       lambda t, cfg: plot_cosine(t, cfg), lambda t: cosine_findings(t)))
+                       lambda t, cfg: {"cosine": plot_cosine(t, cfg)}, lambda t: cosine_findings(t)))
 
 # %% ../../nbs/figures/p2_cosine.ipynb #098d0e9d
-def plot_cosine(t, cfg) -> dict:
-    "Figs. 1-2: InterSim and IntraSim per layer, one panel per model, one line per source."
-    import matplotlib.pyplot as plt
+@styled
+def plot_cosine(t, cfg, axes=None):
+    "Figs. 1-2: InterSim and IntraSim per layer, one panel per model (shared y), pooled sources solid and each source dashed or dotted; into `axes`, else a two-column figure."
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
     df = t["cosine"]
     models = list(df.model.unique())
-    fig, axes = plt.subplots(1, len(models), figsize=(6.5 * len(models), 4.3), squeeze=False)
-    styles = dict(zip(df.source.unique(), ("--", ":", "-.")), all="-")
-    for ax, model in zip(axes[0], models):
+    rows = -(-len(models) // 3)                       # three panels a row; the paper's Pythia suite: three rows
+    fig, axes = figure(len(models), "two", height=0.9 + 1.7 * rows, sharey=True) if axes is None else (None, axes)
+    axes = list(getattr(axes, "flat", axes))
+    sources = [s for s in df.source.unique() if s != "all"]
+    dashes = dict(zip(sources, ("--", ":", "-."))) | {"all": "-"}
+    for ax, model in zip(axes, models):
         for (metric, source), g in df[df.model == model].groupby(["metric", "source"]):
             g = g.sort_values("layer")
-            ax.plot(g.layer, g.value, marker="o" if metric == "intersim" else "s", ms=3, ls=styles.get(source, "-"),
-                    color="tab:purple" if metric == "intersim" else "tab:green", label=f"{metric}, {source}")
-        names = df[df.model == model].drop_duplicates("layer").sort_values("layer").layer_name.tolist()
-        ax.set_xticks(range(len(names)))
-        ax.set_xticklabels([n if i % 3 == 0 or i == len(names) - 1 else "" for i, n in enumerate(names)], rotation=40, fontsize=7)
-        ax.set_ylim(0, 1); ax.set_title(model); ax.set_ylabel("average cosine")
-    axes[0, 0].legend(fontsize=7)
+            ax.plot(g.layer, g.value, marker="o" if source == "all" else None, ms=2, ls=dashes.get(source, "-"),
+                    lw=1 if source == "all" else 0.8, color=color(metric))
+        ax.set(title=f"{model} ({df[df.model == model].kind.iloc[0]})", xlabel=label("layer"), ylim=(0, 1.03))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if fig is None or ax.get_subplotspec().is_first_col(): ax.set_ylabel("average cosine")
+    handles = ([Line2D([], [], color=color("intersim"), marker="o", ms=2, label=f"{label('intersim')}: any two tokens"),
+                Line2D([], [], color=color("intrasim"), marker="o", ms=2, label=f"{label('intrasim')}: occurrences of one token")] +
+               [Line2D([], [], color="0.3", ls=dashes[s], lw=1 if s == "all" else 0.8, label=label(s))
+                for s in ["all"] + sources if (df.source == s).any()])
+    if fig is None: axes[0].legend(handles=handles); return axes[0].figure
+    fig.legend(handles=handles, loc="outside lower center", ncol=3)
     n = int(df[df.source != "all"].n_vectors.max())           # per source; the pooled rows hold them all
-    srcs = ", ".join(s for s in df.source.unique() if s != "all")
-    title(fig, f"InterSim and IntraSim per layer (paper 2, Figs. 1-2), {n:,} tokens per source ({srcs}), first position dropped", cfg.about)
-    return {"cosine": fig}
+    title(fig, f"InterSim and IntraSim per layer (paper 2, Figs. 1-2): {n:,} tokens per source "
+               f"({', '.join(map(label, sources))}), first position dropped; a decoder's last entry is its final norm", cfg.about)
+    return fig
 
 # %% ../../nbs/figures/p2_cosine.ipynb #89997ce7
 def cosine_findings(t) -> list:

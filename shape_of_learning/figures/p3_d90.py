@@ -15,11 +15,12 @@ import torch
 from ..data import labeled_texts
 from ..models import minilm_path, quiet_transformers
 from ..subspace import encode, d90, D90
-from ..reproduce import TaskConfig, Task, register, title, run_task
+from ..reproduce import TaskConfig, Task, register, run_task
+from ..style import figure, styled, title, label, color
 
 # %% auto #0
 __all__ = ['D90_CONFIGS', 'D90_TASK', 'PAPER3_SIZES', 'D90_PARAMS_CONFIGS', 'D90_PARAMS', 'D90Config', 'task_data', 'compute_d90',
-           'd90_text', 'plot_d90', 'D90ParamsConfig', 'd90_settings', 'params_config', 'd90_params_row',
+           'd90_text', 'task_text', 'plot_d90', 'D90ParamsConfig', 'd90_settings', 'params_config', 'd90_params_row',
            'compute_d90_params', 'plot_d90_params', 'd90_params_findings', 'd90_findings']
 
 # %% ../../nbs/figures/p3_d90.ipynb #c1cdbe9f
@@ -92,7 +93,7 @@ def compute_d90(cfg, progress=False, cache=None) -> dict:
                                         else f"float32 ({cfg.dtype} autocast needs a GPU with {cfg.dtype})"} if cfg.dtype else {}))}
 
 D90_TASK = register(Task("d90", "P3 Fig. 1, Table 1", ("d90",), ("d90",), D90_CONFIGS, compute_d90,
-                         lambda t, cfg: plot_d90(t, cfg), lambda t: d90_findings(t)))
+                         lambda t, cfg: {"d90": plot_d90(t, cfg)}, lambda t: d90_findings(t)))
 
 # %% ../../nbs/figures/p3_d90.ipynb #682c2786
 def d90_text(r:D90, method:str) -> str:
@@ -104,21 +105,29 @@ def d90_text(r:D90, method:str) -> str:
     if not len(c): return "none (every run diverged)"
     return f"none (best {c.accuracy.max():.3f} < target {r.target:.3f} up to d = {int(c.d.max())})"
 
-def plot_d90(t, cfg) -> dict:
-    "Fig. 1: held-out accuracy against d for DID and SAID, with full fine-tuning and the 90% target."
-    import matplotlib.pyplot as plt
+def task_text(task:str, cfg) -> str:
+    "A d90 table's `task` in words: 'wiki-topics: Mathematics vs Physical sciences' when it is the configuration's class list."
+    parts = tuple(getattr(cfg, "task", ()))
+    return f"{parts[0]}: {' vs '.join(parts[1:])}" if len(parts) > 2 and " ".join(parts) == task else task
+
+@styled
+def plot_d90(t, cfg, ax=None):
+    "Fig. 1: held-out accuracy against d for DID and SAID, with full fine-tuning and the 90% target; into `ax`, else a one-column figure."
     tab = t["d90"]
     r = D90.from_table(tab); cv = r.curve()
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    fig, (ax,) = figure(1, "one", height=2.9) if ax is None else (None, [ax])
     for method, mk in (("did", "o-"), ("said", "s-")):
         c = cv[cv.method == method]
-        ax.plot(c.d, c.accuracy, mk, label=f"{method.upper()} (d90: {d90_text(r, method)})")
-    ax.axhline(r.full, color="k", lw=1, label=f"full fine-tuning ({r.full:.3f})")
-    ax.axhline(r.target, color="k", ls="--", lw=1, label="90% of full")
-    ax.set(xscale="log", xlabel="subspace dimension d", ylabel="held-out accuracy"); ax.legend(fontsize=8)
-    title(fig, f"Accuracy vs subspace dimension (paper 3, Fig. 1): {tab.model.iloc[0]}, {tab.task.iloc[0]}, "
-                f"{tab.n_train.iloc[0]} train / {tab.n_test.iloc[0]} test", cfg.about)
-    return {"d90": fig}
+        ax.plot(c.d, c.accuracy, mk, ms=3, color=color(method), label=f"{label(method)}, d90: {d90_text(r, method)}")
+    ax.axhline(r.full, color=color("full"), lw=0.8, label=f"{label('full')} ({r.full:.3f})")
+    ax.axhline(r.target, color=color("full"), ls="--", lw=0.8, label=label("target"))
+    lo, hi = ax.get_ylim()
+    ax.set(xscale="log", xlabel=label("subspace d"), ylabel=label("accuracy"), ylim=(lo, max(hi, r.full + 0.06 * (hi - lo))))
+    ax.legend(loc="lower right")
+    if fig is not None:
+        title(fig, f"Accuracy vs subspace dimension (paper 3, Fig. 1): {tab.model.iloc[0]}, {task_text(tab.task.iloc[0], cfg)}, "
+                   f"{tab.n_train.iloc[0]} train / {tab.n_test.iloc[0]} test", cfg.about)
+    return ax.figure
 
 # %% ../../nbs/figures/p3_d90.ipynb #eef0cc33
 PAPER3_SIZES = ("google/electra-small-discriminator", "google-bert/bert-base-cased", "FacebookAI/roberta-base",
@@ -158,20 +167,22 @@ def compute_d90_params(cfg, progress=False, cache=None) -> dict:
     return {"d90_params": pd.DataFrame(rows)}
 
 # %% ../../nbs/figures/p3_d90.ipynb #b2e4c017
-def plot_d90_params(t, cfg) -> dict:
-    "Fig. 3: d90 of SAID and DID against the number of parameters, one labelled point per model (log-log)."
-    import matplotlib.pyplot as plt
+@styled
+def plot_d90_params(t, cfg, ax=None):
+    "Fig. 3: d90 of SAID and DID against the number of parameters, one labelled point per model (log-log); into `ax`, else a one-column figure."
     pts = t["d90_params"]
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, (ax,) = figure(1, "one", height=2.6) if ax is None else (None, [ax])
     for method, marker in (("said", "s"), ("did", "o")):
-        ax.plot(pts.D, pts[f"d90_{method}"], marker, label=method.upper())
+        ax.plot(pts.D, pts[f"d90_{method}"], marker, ms=4, color=color(method), label=label(method))
     for _, q in pts.iterrows():
-        if q.d90_said == q.d90_said: ax.annotate(q.model.rpartition("/")[2], (q.D, q.d90_said), fontsize=7)
-    ax.set(xscale="log", yscale="log", xlabel="parameters D", ylabel="d90"); ax.legend()
-    none = [m.rpartition("/")[2] for m, s in zip(pts.model, pts.d90_said) if s != s]
-    what = f"{len(pts)} models" + (f"; no SAID d90 reached: {', '.join(none)}" if none else "") if len(pts) > 1 else "one model only"
-    title(fig, f"d90 vs parameters (paper 3, Fig. 3): {what}", cfg.about)
-    return {"d90_params": fig}
+        if q.d90_said == q.d90_said:
+            ax.annotate(q.model.rpartition("/")[2], (q.D, q.d90_said), xytext=(4, 3), textcoords="offset points")
+    ax.set(xscale="log", yscale="log", xlabel=label("D"), ylabel=label("d90")); ax.legend()
+    if fig is not None:
+        none = [m.rpartition("/")[2] for m, s in zip(pts.model, pts.d90_said) if s != s]
+        what = f"{len(pts)} models" + (f"; no SAID d90 reached: {', '.join(none)}" if none else "") if len(pts) > 1 else "one model only"
+        title(fig, f"d90 vs parameters (paper 3, Fig. 3): {what}", cfg.about)
+    return ax.figure
 
 def d90_params_findings(t) -> list:
     "SAID d90 of the smallest and the largest model."
@@ -181,7 +192,7 @@ def d90_params_findings(t) -> list:
              f"{small.d90_said:.0f} -> {large.d90_said:.0f}" if len(pts) > 1 else f"{small.d90_said:.0f} (one model)")]
 
 D90_PARAMS = register(Task("d90_params", "P3 Fig. 3", ("d90_params",), ("d90_params",), D90_PARAMS_CONFIGS, compute_d90_params,
-                           lambda t, cfg: plot_d90_params(t, cfg), lambda t: d90_params_findings(t)))
+                           lambda t, cfg: {"d90_params": plot_d90_params(t, cfg)}, lambda t: d90_params_findings(t)))
 
 # %% ../../nbs/figures/p3_d90.ipynb #e04b2794
 def d90_findings(t) -> list:
