@@ -239,13 +239,15 @@ def figure_path(out) -> Path:
     if out.suffix.lower() not in FIGURE_FORMATS: raise ValueError(f"--out must name a .png, .pdf or .svg file; got {str(out)!r}")
     return out
 
+from .style import DPI
+
 def save_figure(fig, out) -> Path:
-    "Save a figure (.png, .pdf or .svg, named by `out`) and close it."
+    "Save a figure (.png, .pdf or .svg, named by `out`; a PNG at `style.DPI`, 300 dpi) and close it."
     import matplotlib.pyplot as plt
     try: out = figure_path(out)
     except ValueError: plt.close(fig); raise
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=110); plt.close(fig)
+    fig.savefig(out, dpi=DPI); plt.close(fig)
     return out
 
 SPEC_WORDS = {   # the ProfileSpec fields whose comments speak of Python's None and tuples, said for the shell

@@ -7,17 +7,18 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/hidden.html.md"""
 # %% ../nbs/06_hidden.ipynb #22b614e8
 from __future__ import annotations
 from dataclasses import dataclass
-import inspect
+import inspect, sys
 import torch
 from .models import model_kind, decoder_parts
 from .intrinsic_dim import distinct_knn, batch_indices
 from .data import TextSource
+from . import style
 
 # %% auto #0
-__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'LayerStates', 'layer_names', 'block_list', 'layer_states',
-           'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec', 'spec_signature', 'special_affixes', 'window_inputs',
-           'memory_budget', 'outlier_mask', 'metric_rows', 'cached_windows', 'layer_profile', 'outlier_tokens',
-           'layer_vectors', 'profile_lines', 'profile_figure']
+__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'PROFILE_WORDS', 'LayerStates', 'layer_names', 'block_list',
+           'layer_states', 'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec', 'spec_signature', 'special_affixes',
+           'window_inputs', 'memory_budget', 'outlier_mask', 'metric_rows', 'cached_windows', 'auto_progress',
+           'layer_profile', 'outlier_tokens', 'layer_vectors', 'profile_lines', 'words', 'line_name', 'profile_figure']
 
 # %% ../nbs/06_hidden.ipynb #efba0f2c
 @dataclass
@@ -314,6 +315,14 @@ def cached_windows(docs, tokenizer, window:int, n_windows:int, seed:int, source_
         _WINDOWS[key] = ids
     return ids
 
+# %% ../nbs/06_hidden.ipynb #b1e4d7a0
+def auto_progress(progress=None) -> bool:
+    "`progress` as given; None: True in a Jupyter kernel or when stderr is a terminal, else False."
+    if progress is not None: return bool(progress)
+    shell = sys.modules["IPython"].get_ipython() if "IPython" in sys.modules else None
+    return type(shell).__name__ == "ZMQInteractiveShell" or sys.stderr.isatty()
+
+
 # %% ../nbs/06_hidden.ipynb #ea2bc2c7
 def _forward_chunks(model, ids_all, keeps, n_tokens, forward_batch, layers, progress, desc):
     "Per forward batch: (layer names, {(layer, position policy): float32 CPU vectors}), until every policy has n_tokens."
@@ -321,7 +330,7 @@ def _forward_chunks(model, ids_all, keeps, n_tokens, forward_batch, layers, prog
     filled = {p: 0 for p in keeps}
     kd = {p: k.to(dev) for p, k in keeps.items()}
     starts = range(0, len(ids_all), forward_batch)
-    if progress:
+    if auto_progress(progress):
         from tqdm.auto import tqdm
         starts = tqdm(starts, desc=desc, unit="batch", leave=False)
     for s in starts:
@@ -413,7 +422,7 @@ def layer_profile(
     spec:ProfileSpec=None,         # what to measure and how (default ProfileSpec()); keyword options override its fields
     model_name:str=None,           # recorded in the rows (default: the model's name_or_path)
     revision:str=None,             # recorded in the rows
-    progress:bool=False,           # progress bar over forward passes
+    progress:bool=None,            # progress bar over forward passes (None: `auto_progress`, in a notebook or a terminal)
     name_outliers:bool=False,      # also return the `outlier_tokens` table of the same pass: (profile, outliers)
     **options,                     # ProfileSpec fields, e.g. metrics=("twonn",), n_tokens=8192, first=("drop", "keep")
 ) -> pd.DataFrame:                  # the rows; with name_outliers, (rows, outlier_tokens table)
@@ -519,7 +528,7 @@ def outlier_tokens(
     source,                        # a data.TextSource, an iterable of documents, or a list/dict of named sources
     spec:ProfileSpec=None,         # the profile's windows, position policies, layers and outlier_factor
     model_name:str=None,           # recorded in the rows
-    progress:bool=False,           # progress bar over forward passes
+    progress:bool=None,            # progress bar over forward passes (None: `auto_progress`, in a notebook or a terminal)
     **options,                     # ProfileSpec fields
 ) -> pd.DataFrame:
     "The vectors a profile's outlier rule flags, named: one row per source x position policy x layer x flagged vector."
@@ -567,7 +576,7 @@ def layer_vectors(
     source,                        # a data.TextSource or an iterable of documents (one source)
     layer,                         # an entry (0 = embeddings; negative counts from the end), or a list of entries
     spec:ProfileSpec=None,         # the profile's windows and policies (one value per policy)
-    progress:bool=False,           # progress bar over forward passes
+    progress:bool=None,            # progress bar over forward passes (None: `auto_progress`, in a notebook or a terminal)
     **options,                     # ProfileSpec fields, e.g. n_tokens=16384, first="keep"
 ):
     "The float32 vectors (n_tokens, d) that `layer_profile` under `spec` measures at a layer ({layer: vectors} for a list), one pass stopped after the deepest."
@@ -594,56 +603,101 @@ def profile_lines(df:pd.DataFrame) -> list:
     "The columns among LINE_KEYS whose values differ between rows: what tells the lines of a profile figure apart."
     return [k for k in LINE_KEYS if k in df and df[k].astype(str).nunique() > 1]
 
+# %% ../nbs/06_hidden.ipynb #5e0c1a77
+PROFILE_WORDS = {"anisotropy_uncentered": "anisotropy (uncentered SVD)", "mle": "ID (MLE, Levina-Bickel)",
+                 "special drop": "special tokens dropped", "special keep": "special tokens kept", "outliers drop": "outliers dropped"}
+
+def words(name) -> str:
+    "A metric or policy of a profile in words: `PROFILE_WORDS`, else `style.label`."
+    return PROFILE_WORDS.get(name, style.label(name))
+
+# %% ../nbs/06_hidden.ipynb #9a4b6c02
 def _short(v) -> str:
     s = str(v)
     return Path(s).name if ("/" in s and Path(s).exists()) else s
 
-def profile_figure(tables, labels=None, metrics=None, depth:str="auto", title:str=None):
-    "Every metric of profile tables against depth: a panel per metric, a line per model / checkpoint / source / policy, ±1 sd band."
+def line_name(keys, values) -> str:
+    "The legend name of a profile line from its LINE_KEYS values: in words, each part once ('minilm', not 'minilm, minilm')."
+    parts = [f"step {_short(v)}" if k == "step" else words(f"{k} {v}") if k in POLICIES else
+             words(_short(v)) if k == "source" else _short(v) for k, v in zip(keys, values)]
+    return ", ".join(dict.fromkeys(parts))
+
+# %% ../nbs/06_hidden.ipynb #c3f1d9e8
+@style.styled
+def profile_figure(tables, labels=None, metrics=None, depth:str="auto", title:str=None, axes=None):
+    "Every metric of profile tables against depth: a panel per metric (into `axes`, else a new figure), a line per model / checkpoint / source / policy, a ±1 s.d. band where a metric has several batches."
     import matplotlib.pyplot as plt
     tables = [tables] if isinstance(tables, pd.DataFrame) else list(tables)
     if not tables: raise ValueError("no profile tables to draw")
     labels = [f"table {i + 1}" for i in range(len(tables))] if labels is None else list(labels)
     if len(labels) != len(tables): raise ValueError(f"{len(labels)} labels for {len(tables)} tables")
     need = {"layer", "metric", "value"}
-    for lab, t in zip(labels, tables):
-        if need - set(t.columns): raise ValueError(f"{lab} is not a profile table: it lacks the columns {sorted(need - set(t.columns))}")
-    df = pd.concat([t.assign(table=lab) for t, lab in zip(tables, labels)], ignore_index=True)
-    ms = list(dict.fromkeys(df.metric)) if metrics is None else list(metrics)
-    unknown = [m for m in ms if m not in set(df.metric)]
+    for name, table in zip(labels, tables):
+        if need - set(table.columns): raise ValueError(f"{name} is not a profile table: it lacks the columns {sorted(need - set(table.columns))}")
+    df = pd.concat([table.assign(table=name) for table, name in zip(tables, labels)], ignore_index=True)
+    shown = list(dict.fromkeys(df.metric)) if metrics is None else list(metrics)
+    unknown = [m for m in shown if m not in set(df.metric)]
     if unknown: raise ValueError(f"metrics {unknown} are not in the tables; they hold {sorted(set(df.metric))}")
     if depth not in ("auto", "layer", "relative"): raise ValueError(f"depth must be auto, layer or relative; got {depth!r}")
+    if axes is not None:
+        axes = list(getattr(axes, "flat", axes))
+        if len(axes) < len(shown): raise ValueError(f"{len(shown)} metrics need {len(shown)} axes; got {len(axes)}")
     keys = profile_lines(df)
     groups = list(df.groupby(keys, sort=False, dropna=False)) if keys else [((), df)]
     if "step" in keys: groups.sort(key=lambda g: tuple(g[0][i] if k == "step" else 0 for i, k in enumerate(keys)))
-    deepest = [int(g.layer.max()) for _, g in groups]
-    rel = depth == "relative" or (depth == "auto" and len(set(deepest)) > 1)
-    cmap = plt.get_cmap("viridis") if "step" in keys and len(groups) > 10 else None
-    ncol = min(3, len(ms)); nrow = -(-len(ms) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(4.6 * ncol, 3.3 * nrow), squeeze=False)
-    for ax, m in zip(axes.flat, ms):
-        for i, ((key, g), top) in enumerate(zip(groups, deepest)):
-            key = key if isinstance(key, tuple) else (key,)
-            g = g[g.metric == m].sort_values("layer")
-            if not len(g): continue
-            x = g.layer / max(top, 1) if rel else g.layer
-            name = ", ".join(f"{k} {_short(v)}" if k in ("step", "special", "first", "outliers") else _short(v)
-                             for k, v in zip(keys, key)) or _short(g.model.iloc[0] if "model" in g else labels[0])
-            color = cmap(i / max(1, len(groups) - 1)) if cmap else None
-            line, = ax.plot(x, g.value, marker="o", ms=2.5, lw=1.2, color=color, label=name)
-            if "std" in g and (g["std"].fillna(0) > 0).any():
-                sd = g["std"].fillna(0)
-                ax.fill_between(x, g.value - sd, g.value + sd, color=line.get_color(), alpha=0.2, lw=0)
-        ax.set(title=m, xlabel="relative depth (0 = embeddings)" if rel else "layer (0 = embeddings)")
-        ax.grid(alpha=0.3)
-    for ax in axes.flat[len(ms):]: ax.set_visible(False)
-    h, l = axes.flat[0].get_legend_handles_labels()
-    if len(h) > 12: h, l = h[:: max(1, len(h) // 12)], l[:: max(1, len(h) // 12)]
-    fig.legend(h, l, loc="lower center", ncol=min(4, len(h)), fontsize=7, frameon=False)
-    tok = sorted({int(v) for v in df.n_tokens.dropna()}) if "n_tokens" in df else []
-    src = sorted({str(v) for v in df.source.dropna()}) if "source" in df else []
-    about = "; ".join(p for p in (f"{'/'.join(map(str, tok))} tokens per layer" if tok else "",
-                                  f"text: {', '.join(src)}" if src else "", "bands: ±1 sd over batches") if p)
-    fig.suptitle(f"{title or 'Layer profile'} ({len(groups)} line{'s' * (len(groups) > 1)})\n[{about}]", fontsize=9)
-    fig.tight_layout(rect=(0, 0.04 + 0.025 * (-(-min(len(h), 12) // 4)), 1, 1))
+    deepest = [int(rows.layer.max()) for _, rows in groups]
+    relative = depth == "relative" or (depth == "auto" and len(set(deepest)) > 1)
+    values = [key if isinstance(key, tuple) else (key,) for key, _ in groups]
+    def part(ks):               # each line's name made of the keys `ks` only
+        return [line_name(ks, [v[keys.index(k)] for k in ks]) for v in values]
+    policies = part([k for k in keys if k in POLICIES])            # told apart by line style
+    own = [_short(rows.model.iloc[0]) if "model" in rows else labels[0] for _, rows in groups]
+    if "step" in keys:          # checkpoints in step order on a sequential map, light to dark; models or sources by marker
+        shade = plt.get_cmap("viridis")
+        line_colors = [shade(0.85 * (1 - i / max(1, len(groups) - 1))) for i in range(len(groups))]
+        rest = part([k for k in keys if k not in POLICIES and k != "step"])
+        shapes = {r: style.MARKERS[i % len(style.MARKERS)] for i, r in enumerate(dict.fromkeys(rest))}
+        line_markers = [shapes[r] for r in rest]
+    else:                       # a fixed colour per model / table / source (`style.colors`), markers where colours repeat
+        what = [w or o for w, o in zip(part([k for k in keys if k not in POLICIES]), own)]
+        palette = style.colors(what); shapes = style.markers(palette)
+        line_colors, line_markers = [palette[w] for w in what], [shapes[w] for w in what]
+    dashes = {p: ("-", "--", ":", "-.")[i % 4] for i, p in enumerate(dict.fromkeys(policies))}
+    line_styles = [dashes[p] for p in policies]
+    names = [line_name(keys, v) or o for v, o in zip(values, own)]
+    width = "one" if len(shown) == 1 else "two"
+    inches, columns = style.width_inches(width), min(len(shown), 3)
+    legend_cols = max(1, min(len(names), 4, int((inches - 0.2) * 72 / (7 * 0.55)) // (max(map(len, names)) + 5)))
+    legend_rows = -(-min(len(names), 12) // legend_cols)
+    height = 0.7 * -(-len(shown) // columns) * inches / columns + 0.75 + 0.13 * legend_rows
+    fig, axes = style.figure(len(shown), width, height=height) if axes is None else (None, axes)
+    batches = set()             # the batch counts behind the bands drawn (0: a std without a count)
+    for ax, metric in zip(axes, shown):
+        for (_, rows), top, name, colour, marker, dash in zip(groups, deepest, names, line_colors, line_markers, line_styles):
+            rows = rows[rows.metric == metric].sort_values("layer")
+            if not len(rows): continue
+            x = rows.layer / max(top, 1) if relative else rows.layer
+            ax.plot(x, rows.value, marker=marker, ms=2, ls=dash, color=colour, label=name)
+            if "std" not in rows: continue
+            several = rows.n_batches > 1 if "n_batches" in rows else rows["std"].fillna(0) > 0   # one batch: no spread, no band
+            if not several.any(): continue
+            sd = rows["std"].where(several, 0).fillna(0)
+            ax.fill_between(x, rows.value - sd, rows.value + sd, color=colour, alpha=0.2, lw=0)
+            batches |= set(rows.n_batches[several].astype(int)) if "n_batches" in rows else {0}
+        ax.set(xlabel=style.label("depth" if relative else "layer"), ylabel=words(metric))
+    handles, shown_names = axes[0].get_legend_handles_labels()
+    if len(handles) > 12:       # a long series: twelve lines named, the first and the last among them
+        keep = np.unique(np.linspace(0, len(handles) - 1, 12).round().astype(int))
+        handles, shown_names = [handles[i] for i in keep], [shown_names[i] for i in keep]
+    if fig is None:
+        axes[0].legend(handles, shown_names); return axes[0].figure
+    fig.legend(handles, shown_names, loc="outside lower center", ncol=legend_cols)
+    tokens = sorted({int(v) for v in df.n_tokens.dropna()}) if "n_tokens" in df else []
+    sources = sorted({words(_short(v)) for v in df.source.dropna()}) if "source" in df else []
+    counts = sorted(b for b in batches if b)
+    spread = ("" if not batches else "bands: ±1 s.d. over batches" if not counts else
+              f"bands: ±1 s.d. over {counts[0]}{f'-{counts[-1]}' if len(counts) > 1 else ''} batches")
+    about = "; ".join(p for p in (f"{'/'.join(f'{n:,}' for n in tokens)} tokens per layer" if tokens else "",
+                                  f"text: {', '.join(sources)}" if sources else "", spread) if p)
+    style.title(fig, f"{title or 'Layer profile'} ({len(groups)} line{'s' * (len(groups) > 1)})", about or None)
     return fig

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 from .knn import as_points, knn, KNN, resolution_of
+from . import style
 
 # %% auto #0
 __all__ = ['IDEstimate', 'distinct_knn', 'twonn_fit', 'twonn', 'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices',
@@ -357,22 +358,31 @@ def _two_nearest(X, order, blocks, size, device, resolution):
         diff = Xb[:, :, None, :] - Xb[torch.arange(len(Xb), device=Xb.device)[:, None, None], cand]
         yield from torch.linalg.vector_norm(diff, dim=3).sort(dim=2).values[:, :, :2].cpu().numpy()
 
-def scaling_figure(tables, labels=None, title:str=None):
-    "ID against scale (log axis): GRIDE and decimated TwoNN with error bars, one colour per table (e.g. per layer)."
-    import matplotlib.pyplot as plt
+# %% ../nbs/02_intrinsic_dim.ipynb #f2d8b1c4
+@style.styled
+def scaling_figure(tables, labels=None, title:str=None, ax=None):
+    "ID against scale (log axis): GRIDE solid and the decimated TwoNN dashed, with 1 s.e. bars, a colour per table (e.g. per layer); into `ax`, else a one-column figure."
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
     tables = [tables] if isinstance(tables, pd.DataFrame) else list(tables)
     labels = [None] * len(tables) if labels is None else list(labels)
     if len(labels) != len(tables): raise ValueError(f"{len(labels)} labels for {len(tables)} tables")
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    for i, (t, lab) in enumerate(zip(tables, labels)):
-        c = f"C{i}"
-        for est, mk, ls in (("gride", "o", "-"), ("twonn", "s", "--")):
-            g = t[t.estimator == est].sort_values("scale")
-            if len(g):
-                ax.errorbar(g.scale, g.dim, yerr=g.err, fmt=mk + ls, color=c, ms=4, capsize=2, lw=1.1,
-                            label=f"{lab + ': ' if lab else ''}{est.replace('gride', 'GRIDE').replace('twonn', 'TwoNN decimated')}")
+    names = [name or f"table {i + 1}" for i, name in enumerate(labels)]
+    palette = style.colors(names)
+    fig, (ax,) = style.figure(1, "one", height=2.9) if ax is None else (None, [ax])
+    for table, name in zip(tables, names):
+        for estimator, fmt in (("gride", "o-"), ("twonn", "s--")):
+            rows = table[table.estimator == estimator].sort_values("scale")
+            if len(rows):
+                ax.errorbar(rows.scale, rows.dim, yerr=rows.err, fmt=fmt, color=palette[name], ms=2, lw=0.9, elinewidth=0.6,
+                            capsize=1.2)
     ax.set(xscale="log", xlabel="scale: mean neighbour distance of the estimate", ylabel="intrinsic dimension")
-    ax.grid(alpha=0.3); ax.legend(fontsize=7)
-    fig.suptitle(title or "Intrinsic dimension across scales (GRIDE at ranks n, 2n; TwoNN on n/2^j points); bars: 1 s.e.", fontsize=9)
-    fig.tight_layout()
+    ax.xaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))       # 1, 2, 5 per decade, written as plain numbers
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}")); ax.xaxis.set_minor_formatter(NullFormatter())
+    handles = ([Line2D([], [], color=palette[n], label=n) for n, given in zip(names, labels) if given] +
+               [Line2D([], [], color="0.3", marker="o", ms=2, label="GRIDE at ranks (n, 2n)"),
+                Line2D([], [], color="0.3", marker="s", ms=2, ls="--", label="TwoNN on n/2ʲ points (decimated)")])
+    if fig is None: ax.legend(handles=handles); return ax.figure
+    fig.legend(handles=handles, loc="outside lower center", ncol=2)
+    style.title(fig, title or "Intrinsic dimension across scales; bars: 1 s.e.")
     return fig

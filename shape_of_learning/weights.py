@@ -14,6 +14,7 @@ import torch
 from pathlib import Path
 from .models import model_kind, decoder_parts, load_model, resolve_dtype, CheckpointFiles, OFFLINE_NAMES
 from .knn import as_matrix, square_safe
+from .style import styled, figure, GREY, title as figure_title
 
 # %% auto #0
 __all__ = ['SIGNS', 'ENCODER_NORMS', 'B_METRICS', 'NORM_METRICS', 'column_mean', 'gram', 'fix_signs', 'log_partition',
@@ -330,27 +331,27 @@ def svd_projection(W, center:bool=False, k:int=2, device=None, chunk_rows:int=No
     lamk = lam[-k:].flip(0).clamp_min(0).cpu().numpy()
     return SVDProjection(coords, np.sqrt(lamk), lamk / G.trace().item(), center)
 
+# %% ../nbs/05_weights.ipynb #3a6f0e0a
+@styled
 def plot_svd_projection(
     W,                   # (vocab, d) matrix
-    title:str=None,      # figure title (name the model)
+    title:str=None,      # figure title (name the model); only on a figure of its own
     device=None,
     size:float=1.0,      # marker size
     alpha:float=0.3,
-    figsize=(10, 4.5),
+    axes=None,           # two axes to draw into (plain, mean-centered); None: a two-column figure of its own
 ):
-    "Figure 10 of the paper: the rows of `W` on their top two singular directions, plain (left) and mean-centered (right)."
-    import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 2, figsize=figsize)
+    "Figure 10 of the paper: the rows of `W` on their top two singular directions, plain (left) and mean-centered (right); into a pair of `axes`, else a two-column figure."
+    fig, axes = figure(2, "two", height=2.9) if axes is None else (None, list(getattr(axes, "flat", axes)))
+    if len(axes) != 2: raise ValueError(f"axes must be two axes (plain, mean-centered); got {len(axes)}")
     for ax, c in zip(axes, (False, True)):
         p = svd_projection(W, center=c, k=2, device=device)
+        ax.axhline(0, color=GREY, lw=0.4); ax.axvline(0, color=GREY, lw=0.4)
         ax.scatter(p.coords[:, 0], p.coords[:, 1], s=size, alpha=alpha, linewidths=0, rasterized=True)
-        ax.axhline(0, color="0.7", lw=0.5); ax.axvline(0, color="0.7", lw=0.5)
-        ax.set_xlabel(f"SV1 ({100 * p.explained[0]:.1f}% of $\\|W\\|_F^2$)")
-        ax.set_ylabel(f"SV2 ({100 * p.explained[1]:.1f}%)")
-        ax.set_title("mean-centered" if c else "plain")
-    if title: fig.suptitle(title)
-    fig.tight_layout()
-    return fig
+        ax.set(xlabel=f"singular direction 1 ({100 * p.explained[0]:.1f}% of ‖W‖²)",
+               ylabel=f"singular direction 2 ({100 * p.explained[1]:.1f}%)", title="mean-centered" if c else "plain")
+    if title and fig is not None: figure_title(fig, title)
+    return axes[0].figure
 
 # %% ../nbs/05_weights.ipynb #1403ba9a
 NORM_METRICS = ("d", "dead_dims", "avgnorm_g") + B_METRICS

@@ -14,7 +14,8 @@ from ..data import text_source
 from ..hidden import layer_names, layer_vectors
 from ..intrinsic_dim import id_scaling
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
-from ..reproduce import TaskConfig, Task, register, title, dtype_column
+from ..reproduce import TaskConfig, Task, register, dtype_column
+from ..style import figure, styled, title, label
 
 # %% auto #0
 __all__ = ['SCALES_CONFIGS', 'SCALES', 'ScalesConfig', 'depth_layers', 'compute_scales', 'plot_scales', 'scale_growth',
@@ -62,30 +63,42 @@ def compute_scales(cfg, progress=False, cache=None) -> dict:
     return {"scales": pd.concat(frames, ignore_index=True)}
 
 SCALES = register(Task("scales", "P1 Fig. 5 across scales", ("scales",), ("scales",), SCALES_CONFIGS, compute_scales,
-                       lambda t, cfg: plot_scales(t, cfg), lambda t: scales_findings(t)))
+                       lambda t, cfg: {"scales": plot_scales(t, cfg)}, lambda t: scales_findings(t)))
 
 # %% ../../nbs/figures/p1_scales.ipynb #05d7d89d
-def plot_scales(t, cfg) -> dict:
-    "ID against the effective neighbour rank, a panel per model, a colour per depth: GRIDE solid, decimated TwoNN dashed."
+@styled
+def plot_scales(t, cfg, axes=None):
+    "ID against the effective neighbour rank, one panel per model (shared y), a colour per layer (dark: embeddings, light: the last entry): GRIDE solid, decimated TwoNN dashed; into `axes`, else a two-column figure."
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.transforms import ScaledTranslation
     df = t["scales"]
     models = list(df.model.unique())
-    fig, axes = plt.subplots(1, len(models), figsize=(5.4 * len(models), 4.2), squeeze=False)
-    cmap = plt.get_cmap("viridis")
-    for ax, m in zip(axes[0], models):
-        g0 = df[df.model == m]
-        for layer, g in g0.groupby("layer"):
-            c = cmap(0.9 * g.depth.iloc[0])
-            for est, fmt in (("gride", "o-"), ("twonn", "s--")):
-                e = g[g.estimator == est].sort_values("rank")
-                ax.errorbar(e["rank"], e.dim, yerr=e.err, fmt=fmt, color=c, ms=3, lw=1.1, capsize=2,
-                            label=f"{g.layer_name.iloc[0]} ({g.depth.iloc[0]:.2f})" if est == "gride" else None)
-        ax.set(xscale="log", title=m, xlabel="effective neighbour rank among all vectors (log)", ylabel="intrinsic dimension")
-        ax.set_xscale("log", base=2); ax.grid(alpha=0.3); ax.legend(fontsize=7, title="layer (depth)", title_fontsize=7)
-    n = int(df.n_tokens.max())
-    title(fig, f"Intrinsic dimension across scales (paper 1, Fig. 5 asks for one value): GRIDE at ranks (n, 2n), solid; TwoNN on "
-               f"N/2^j vectors, dashed; {n:,} tokens per layer of {df.source.iloc[0]}, bars 1 s.e.", cfg.about)
-    return {"scales": fig}
+    panel_rows = -(-len(models) // 3)                 # three panels a row
+    fig, axes = figure(len(models), "two", height=1.5 + 2.3 * panel_rows, sharey=True) if axes is None else (None, axes)
+    axes = list(getattr(axes, "flat", axes))
+    depth_color = plt.get_cmap("viridis")             # sequential, colour-blind safe; its light yellow end left out
+    methods = [Line2D([], [], color="0.3", marker="o", ms=2, label="GRIDE at ranks (n, 2n)"),
+               Line2D([], [], color="0.3", marker="s", ms=2, ls="--", label="TwoNN on N/2ʲ vectors")]
+    for panel, (ax, model) in enumerate(zip(axes, models)):
+        for layer, rows in df[df.model == model].groupby("layer"):
+            colour = depth_color(0.85 * rows.depth.iloc[0])
+            for estimator, fmt in (("gride", "o-"), ("twonn", "s--")):
+                points = rows[rows.estimator == estimator].sort_values("rank")
+                ax.errorbar(points["rank"], points.dim, yerr=points.err, fmt=fmt, color=colour, ms=2, lw=0.9, elinewidth=0.6,
+                            capsize=1.2, label=label(rows.layer_name.iloc[0]) if estimator == "gride" else None)
+        ax.set_xscale("log", base=2)
+        ax.set(title=f"{model} ({df[df.model == model].kind.iloc[0]})", xlabel="effective neighbour rank")
+        if fig is None or ax.get_subplotspec().is_first_col(): ax.set_ylabel("intrinsic dimension")
+        handles = ax.get_legend_handles_labels()[0] + (methods if fig is None and panel == 0 else [])
+        below = ax.transAxes + ScaledTranslation(0, -25 / 72, ax.figure.dpi_scale_trans)    # under the x label
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=below, ncol=2, handlelength=1.4)
+    if fig is None: return axes[0].figure
+    fig.legend(handles=methods, loc="outside lower center", ncol=2)
+    title(fig, f"Intrinsic dimension across scales (paper 1, Fig. 5 gives one value per layer): {int(df.n_tokens.max()):,} "
+               f"tokens per layer ({label(df.source.iloc[0])}); effective rank: the farthest neighbour an estimate reads, "
+               f"among all distinct vectors; bars: 1 s.e.", cfg.about)
+    return fig
 
 # %% ../../nbs/figures/p1_scales.ipynb #e35801a2
 def scale_growth(df) -> pd.DataFrame:

@@ -19,9 +19,9 @@ from ..train import trained_series, training_log, get_preset, build_model, train
 from ..hidden import layer_states, cached_windows
 from ..knn import knn
 from ..intrinsic_dim import twonn, mada, mom
-from ..reproduce import TaskConfig, Task, register, title, figures_dir
-from .training import sweep_source
-
+from ..reproduce import TaskConfig, Task, register, figures_dir
+from ..style import figure, styled, title, label, color
+from .training import sweep_source, share_y
 
 # %% auto #0
 __all__ = ['STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATORS', 'NAMES', 'StudyConfig', 'size_label', 'model_size',
@@ -240,74 +240,100 @@ def size_table(t:dict) -> pd.DataFrame:
 
 
 # %% ../../nbs/figures/p1_study.ipynb #6eed1bc9
-def _band(ax, curves, color, label, ls="-"):
+def _band(ax, curves, color, ls="-"):
     "The seeds' mean as a line and their range as a band; step 0 drawn at 0.5 on the log axis."
     x = np.maximum(curves.index.values, 0.5)
     ax.fill_between(x, curves.min(axis=1), curves.max(axis=1), color=color, alpha=0.2, lw=0)
-    ax.plot(x, curves.mean(axis=1), ls, color=color, marker="o", ms=2.5, lw=1.2, label=label)
+    ax.plot(x, curves.mean(axis=1), ls, color=color, marker="o", ms=1.5, lw=1)
     ax.set_xscale("log")
 
-def _size_title(t, size):
+# %% ../../nbs/figures/p1_study.ipynb #a973873e
+def _size_title(t, size) -> str:
+    "A size in words, in three short lines: its depth, width and parameters."
     r = size_table(t).set_index("size").loc[size]
-    return f"{size}: {int(r.layers)} layers, d={int(r.d)}, {r.params / 1e6:.2f}M params ({r.params_nonembedding / 1e6:.2f}M non-emb.)"
+    return (f"{size}: {int(r.layers)} layers, d = {int(r.d)}\n{r.params / 1e6:.2f}M parameters,\n"
+            f"{r.params_nonembedding / 1e6:.2f}M outside the embeddings")
 
-def plot_curves(t, cfg):
-    "Paper 1, Fig. 4 with seed bands, per size: the blocks' mean ID and the embedding output's, anisotropy, held-out loss."
-    import matplotlib.pyplot as plt
+# %% ../../nbs/figures/p1_study.ipynb #790ee34e
+@styled
+def plot_curves(t, cfg, axes=None):
+    "Paper 1, Fig. 4 with seed bands, one column per size: the blocks' mean ID and the embedding output's (three estimators), the blocks' mean anisotropy and InterSim, held-out loss; a row's panels on one y scale; into 4 x sizes `axes` (a row per quantity), else a two-column figure."
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
     df, logs = t["study"], t["study_logs"]
-    sizes = _sizes(df)
-    colors = dict(twonn="tab:red", mada="tab:blue", mom="tab:green")
-    fig, axes = plt.subplots(4, len(sizes), figsize=(5.2 * len(sizes), 14), squeeze=False, sharex=True)
+    sizes = _sizes(df); n = len(sizes)
+    fig, axes = figure(4 * n, "two", height=7.4, ncols=n, sharex=True, sharey="row") if axes is None else (None, axes)
+    axes = np.asarray(list(getattr(axes, "flat", axes)), dtype=object).reshape(4, n)
+    for row in axes: share_y(list(row))                  # sizes compared on one scale (the figure's own rows already are)
+    loss_color, other = color("anisotropy"), {"anisotropy": "-", "intersim": "--"}
     for j, size in enumerate(sizes):
         for row, layers in ((0, "blocks"), (1, "embeddings")):
-            for est in ESTIMATORS:
-                _band(axes[row, j], seed_curves(df, est, layers)[size], colors[est], NAMES[est])
-        for metric, ls in (("anisotropy", "-"), ("intersim", "--")):
-            _band(axes[2, j], seed_curves(df, metric)[size], "black" if metric == "anisotropy" else "tab:purple",
-                  f"{NAMES[metric]}, blocks' mean", ls)
-        loss = logs[logs["size"] == size].pivot(index="step", columns="seed", values="val_loss")
-        _band(axes[3, j], loss, "tab:orange", "held-out loss")
-        axes[0, j].set_title(f"{_size_title(t, size)}\nblocks' mean ID", fontsize=9)
-        axes[1, j].set_title("ID of the embedding output (layer 0)", fontsize=9)
-        axes[2, j].set_title("anisotropy and InterSim, blocks' mean", fontsize=9); axes[2, j].set_ylim(-0.02, 1.02)
-        axes[3, j].set_title("held-out loss (nats / token)", fontsize=9)
-        axes[3, j].set_xlabel("training step (log; step 0 at 0.5)")
-    for ax in axes[:, 0]: ax.legend(fontsize=7)
-    n = int(df.n_vectors.max()); seeds = df.seed.nunique()
+            for est in ESTIMATORS: _band(axes[row, j], seed_curves(df, est, layers)[size], color(est))
+        for metric, ls in other.items(): _band(axes[2, j], seed_curves(df, metric)[size], color(metric), ls)
+        _band(axes[3, j], logs[logs["size"] == size].pivot(index="step", columns="seed", values="val_loss"), loss_color)
+        axes[2, j].set_ylim(-0.02, 1.02)
+        axes[0, j].set_title(_size_title(t, size))
+    for i, name in enumerate(["ID, blocks' mean", "ID, embedding output", "anisotropy, InterSim\n(blocks' mean)", label("val_loss")]):
+        for ax in (axes[i] if fig is None else axes[i, :1]): ax.set_ylabel(name)    # a reader's axes: every panel
+    for ax in (axes.flat if fig is None else axes[-1]): ax.set_xlabel("training step (log; step 0 at 0.5)")
+    seeds = df.seed.nunique()
+    by_estimator = [Line2D([], [], color=color(e), marker="o", ms=1.5, label=label(e)) for e in ESTIMATORS]
+    by_metric = ([Line2D([], [], color=color(m), ls=ls, marker="o", ms=1.5, label=label(m)) for m, ls in other.items()] +
+                 [Patch(color="0.3", alpha=0.2, lw=0, label=f"range over {seeds} seeds")])
+    if fig is None:
+        axes[1, 0].legend(handles=by_estimator, loc="lower left"); axes[2, 0].legend(handles=by_metric, loc="upper left")
+        return axes[0, 0].figure
+    fig.legend(handles=[h for pair in zip(by_estimator, by_metric) for h in pair], loc="outside lower center", ncol=3)
     title(fig, f"The training study (paper 1, Figs. 2-4): lines are the mean of {seeds} seeds, bands their range; "
-               f"{n:,} held-out tokens per layer and checkpoint", cfg.about, size=10)
+               f"{int(df.n_vectors.max()):,} held-out tokens per layer and checkpoint", cfg.about)
     return fig
 
-def plot_layers(t, cfg):
-    "Every layer x checkpoint (seed mean) for anisotropy and the three ID estimators, per size: what the means hide."
-    import matplotlib.pyplot as plt
+# %% ../../nbs/figures/p1_study.ipynb #85c75aa8
+@styled
+def plot_layers(t, cfg, axes=None):
+    "Every layer x checkpoint (seed mean) of anisotropy and the three ID estimators, one column per size: what the means hide; a row on one colour scale (IDs log) with one colour bar; into 4 x sizes `axes`, else a two-column figure."
     from matplotlib.colors import LogNorm, Normalize
     df = t["study"]
     sizes, metrics = _sizes(df), ("anisotropy",) + ESTIMATORS
-    fig, axes = plt.subplots(len(metrics), len(sizes), figsize=(5.2 * len(sizes), 3.1 * len(metrics)), squeeze=False)
+    n = len(sizes)
+    fig, axes = figure(len(metrics) * n, "two", height=6.6, ncols=n, sharex=True) if axes is None else (None, axes)
+    axes = np.asarray(list(getattr(axes, "flat", axes)), dtype=object).reshape(len(metrics), n)
+    layout = axes[0, 0].figure
     for i, metric in enumerate(metrics):
         sel = df[df.metric == metric]
         piv = {s: sel[sel["size"] == s].pivot_table(index="layer", columns="step", values="value") for s in sizes}
         lo, hi = min(p.min().min() for p in piv.values()), max(p.max().max() for p in piv.values())
         norm = LogNorm(max(lo, 1e-3), hi) if metric in ESTIMATORS else Normalize(lo, hi)   # IDs span 2 to 60: log colours
+        before = None
         for j, size in enumerate(sizes):
             ax, p = axes[i, j], piv[size]
-            im = ax.imshow(p.values, aspect="auto", origin="lower", cmap="viridis", norm=norm)
-            names = sel[sel["size"] == size].drop_duplicates("layer").sort_values("layer").layer_name.tolist()
-            ax.set_yticks(range(len(names))); ax.set_yticklabels(names, fontsize=7)
-            ticks = list(range(0, p.shape[1], 3))
-            ax.set_xticks(ticks); ax.set_xticklabels([p.columns[k] for k in ticks], fontsize=7)
-            ax.set_title(f"{size}: {NAMES[metric]}{' (log colour scale)' if metric in ESTIMATORS else ''}", fontsize=9)
-            if i == len(metrics) - 1: ax.set_xlabel("checkpoint (training step)")
-            fig.colorbar(im, ax=ax, fraction=0.05, pad=0.02)
-    title(fig, f"Every layer at every checkpoint, mean of {df.seed.nunique()} seeds (paper 1, Figs. 2-3 as a picture); "
-               f"{int(df.n_vectors.max()):,} held-out tokens per layer", cfg.about, size=10)
+            im = ax.imshow(p.values, aspect="auto", origin="lower", cmap="viridis", norm=norm, interpolation="nearest")
+            names = [label(x) for x in sel[sel["size"] == size].drop_duplicates("layer").sort_values("layer").layer_name]
+            ax.set_yticks(range(len(names)), names)
+            if fig is not None and names == before: ax.tick_params(labelleft=False)    # the same layers as on its left
+            else: ax.set_ylabel("layer")
+            before = names
+            ticks = sorted(set(np.linspace(0, p.shape[1] - 1, 5).round().astype(int)))      # the first and last checkpoints among them
+            ax.set_xticks(ticks, [f"{p.columns[k]:,}" for k in ticks])
+            if fig is None or i == len(metrics) - 1: ax.set_xlabel("training step")
+            if i == 0 or fig is None: ax.set_title(f"{size}: {int(sel[sel['size'] == size].layers.iloc[0])} layers, "
+                                                   f"d = {int(sel[sel['size'] == size].d.iloc[0])}")
+        bar = layout.colorbar(im, ax=list(axes[i]), label="anisotropy" if metric == "anisotropy" else label(metric),
+                              fraction=0.04, pad=0.01, aspect=12)
+        if metric in ESTIMATORS:
+            ticks = [v for v in (1, 2, 3, 5, 10, 20, 30, 50, 100, 200) if norm.vmin <= v <= norm.vmax]
+            bar.set_ticks(ticks, labels=[f"{v:g}" for v in ticks]); bar.ax.minorticks_off()
+    if fig is None: return layout
+    title(fig, f"Every layer at every checkpoint, mean of {df.seed.nunique()} seeds (paper 1, Figs. 2-3 as a picture): "
+               f"{int(df.n_vectors.max()):,} held-out tokens per layer; IDs on a log colour scale", cfg.about)
     return fig
 
+# %% ../../nbs/figures/p1_study.ipynb #ffe51efb
 def plot_study(t, cfg) -> dict:
     "Every figure of the study, by name."
     return dict(study=plot_curves(t, cfg), study_layers=plot_layers(t, cfg))
 
+# %% ../../nbs/figures/p1_study.ipynb #7aef7411
 def study_findings(t) -> list:
     "Per size: the loss, and the rise-then-fall verdict of every ID estimator on the blocks' mean (mean ± sd over seeds)."
     rows = []
@@ -326,4 +352,3 @@ def study_findings(t) -> list:
             rows.append((fig, f"{r.size}: blocks' mean {NAMES[metric]}, lowest (step); the mirror test",
                          f"{r.trough:{f}}±{r.trough_sd:{f}} ({r.trough_step}): {r.verdict}"))
     return rows
-

@@ -18,15 +18,17 @@ from ..checkpoints import Measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS
 from ..data import LabeledTexts, labeled_texts, sol_cache
 from ..downstream import layer_features, stratified_folds, probe_accuracy, probe_profile, isotropy_correlation, NEWTON_MAX
 from ..models import QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
-from ..reproduce import TaskConfig, Task, register, title, dtype_column
+from ..reproduce import TaskConfig, Task, register, dtype_column
+from ..style import figure, styled, title, label, colors, markers, GREY
 from ..weights import partition_isotropy, unembedding_matrix
-from .training import run_checkpoints, missing_of, note_missing, coverage
+from .training import run_checkpoints, missing_of, missing_notes, coverage
 
 # %% auto #0
-__all__ = ['PROBE_CONFIGS', 'PROBES', 'OFFLINE_SETS', 'PAPER_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES', 'ProbeConfig',
-           'compute_probes', 'plot_probes', 'ProbeSet', 'ProbeSeriesConfig', 'series_rows', 'texts_fingerprint',
-           'series_measure', 'series_sweeps', 'compute_probe_series', 'series_correlations', 'plot_probe_series',
-           'probe_series_findings', 'probe_findings']
+__all__ = ['PROBE_CONFIGS', 'PROBES', 'SET_WORDS', 'OFFLINE_SETS', 'PAPER_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES',
+           'ProbeConfig', 'compute_probes', 'set_label', 'legend_columns', 'task_panels', 'plot_probes', 'ProbeSet',
+           'ProbeSeriesConfig', 'series_rows', 'texts_fingerprint', 'series_measure', 'series_sweeps',
+           'compute_probe_series', 'series_correlations', 'plot_probe_series', 'probe_series_findings',
+           'probe_findings']
 
 # %% ../../nbs/figures/p2_downstream.ipynb #43a0901d
 @dataclass(frozen=True)
@@ -65,26 +67,61 @@ def compute_probes(cfg, progress=False, cache=None) -> dict:
     return {"probes": pd.DataFrame(rows)}
 
 PROBES = register(Task("probes", "P2 downstream", ("probes",), ("probes",), PROBE_CONFIGS, compute_probes,
-                       lambda t, cfg: plot_probes(t, cfg), lambda t: probe_findings(t), version=2))   # 2: Newton for small probes
+                       lambda t, cfg: {"probes": plot_probes(t, cfg)}, lambda t: probe_findings(t), version=2))   # 2: Newton for small probes
 
-# %% ../../nbs/figures/p2_downstream.ipynb #574bdca9
-def plot_probes(t, cfg) -> dict:
-    "Probe accuracy against relative depth, one panel per task, one line per model."
-    import matplotlib.pyplot as plt
+# %% ../../nbs/figures/p2_downstream.ipynb #adce9fcd
+SET_WORDS = {"polarity": "polarity sentences", "wiki-topics": "Wikipedia summaries by topic", "SST2": "SST-2 sentences",
+             "TREC": "TREC questions"}
+
+def set_label(name) -> str:
+    "A labelled text set in words (`SET_WORDS`), else `style.label`'s words for it."
+    return SET_WORDS.get(name, label(name))
+
+# %% ../../nbs/figures/p2_downstream.ipynb #3b39d4ef
+def legend_columns(fig, labels) -> int:
+    "The most legend columns of `labels` that fit across `fig` at 7 pt, filled column by column as matplotlib fills them (about 0.55 em a character, 0.45 in a column for its handle and gaps; at least 1)."
+    chars = [max(len(line) for line in str(text).split("\n")) for text in labels]
+    for ncol in range(len(labels), 1, -1):
+        rows, longer = divmod(len(labels), ncol)           # matplotlib: the first `longer` columns hold one more
+        ends = np.cumsum([rows + 1] * longer + [rows] * (ncol - longer))
+        width = sum(0.45 + 0.55 * 7 / 72 * max(chars[a:b]) for a, b in zip([0, *ends[:-1]], ends))
+        if width <= fig.get_figwidth() - 0.1: return ncol
+    return 1
+
+# %% ../../nbs/figures/p2_downstream.ipynb #d4a1b2c4
+def task_panels(n_tasks:int, axes=None) -> tuple:
+    "(figure, list of axes): the reader's `axes` (figure None), else a figure with a panel per labelled set, two a row, shared y."
+    if axes is not None: return None, list(getattr(axes, "flat", np.atleast_1d(axes)))
+    fig, axes = figure(n_tasks, "one" if n_tasks == 1 else "two", height=1.0 + 2.0 * -(-n_tasks // 2), ncols=min(n_tasks, 2), sharey=True)
+    return fig, list(axes)
+
+
+# %% ../../nbs/figures/p2_downstream.ipynb #20377d38
+@styled
+def plot_probes(t, cfg, axes=None):
+    "Probe accuracy against relative depth, one panel per labelled set (shared y), one line per model with ±1 s.d. over the folds, chance in grey; into `axes`, else a figure (two columns; one for one set)."
+    from matplotlib.lines import Line2D
     acc = t["probes"][t["probes"].metric == "probe_accuracy"]
     tasks = list(acc.task.unique())
-    fig, axes = plt.subplots(1, len(tasks), figsize=(5.5 * len(tasks), 3.8), squeeze=False)
-    for ax, task in zip(axes[0], tasks):
+    fig, axes = task_panels(len(tasks), axes)
+    col = colors(acc.model.unique()); mark = markers(col)
+    for ax, task in zip(axes, tasks):
         g0 = acc[acc.task == task]
-        for m, g in g0.groupby("model", sort=False):
-            ax.errorbar(g.layer / g.layer.max(), g.value, yerr=g["std"], marker="o", ms=3, capsize=2, label=f"{m} ({len(g)} entries)")
-        ax.axhline(1 / g0.n_classes.iloc[0], color="grey", ls=":", lw=1, label="chance")
-        ax.set(title=f"{task} ({g0.n_texts.iloc[0]} texts, {g0.n_classes.iloc[0]} classes)", xlabel="relative depth (0 = embeddings)")
-        ax.grid(alpha=0.3)
-    axes[0, 0].set_ylabel("5-fold probe accuracy"); axes[0, 0].legend(fontsize=8)
-    title(fig, f"Linear-probe accuracy per layer (paper 2's downstream question) on {', '.join(tasks)}: mean-pooled hidden "
-               "states, 5 folds", cfg.about)
-    return {"probes": fig}
+        for model, g in g0.groupby("model", sort=False):
+            g = g.sort_values("layer")
+            ax.errorbar(g.layer / g.layer.max(), g.value, yerr=g["std"], marker=mark[model], ms=2.5, lw=0.9, elinewidth=0.5,
+                        capsize=1.2, capthick=0.5, color=col[model], label=f"{label(model)} ({g.kind.iloc[0]}, {len(g)} layer outputs)")
+        ax.axhline(1 / g0.n_classes.iloc[0], color=GREY, ls=":", lw=0.8)
+        ax.set(title=f"{set_label(task)}: {g0.n_texts.iloc[0]} texts, {g0.n_classes.iloc[0]} classes", xlabel=label("depth"),
+               ylim=(0, 1.02))
+        if fig is None or ax.get_subplotspec().is_first_col(): ax.set_ylabel("held-out probe accuracy")
+    handles, labels = axes[0].get_legend_handles_labels()
+    handles.append(Line2D([], [], color=GREY, ls=":", lw=0.8)); labels.append("chance (1 / classes)")
+    if fig is None: axes[0].legend(handles, labels); return axes[0].figure
+    fig.legend(handles, labels, loc="outside lower center", ncol=legend_columns(fig, labels))
+    title(fig, "Linear-probe accuracy per layer (paper 2's downstream question): mean-pooled hidden states, 5-fold "
+               "cross-validation, mean and ±1 s.d. over the folds", cfg.about)
+    return fig
 
 # %% ../../nbs/figures/p2_downstream.ipynb #1de4e9be
 @dataclass(frozen=True)
@@ -181,7 +218,7 @@ def compute_probe_series(cfg, progress=False, cache=None) -> dict:
     return out
 
 PROBE_SERIES = register(Task("probe_series", "P2 Figs. 11-13", ("probe_series", "probe_series_missing"), ("probe_series",),
-                             PROBE_SERIES_CONFIGS, compute_probe_series, lambda t, cfg: plot_probe_series(t, cfg),
+                             PROBE_SERIES_CONFIGS, compute_probe_series, lambda t, cfg: {"probe_series": plot_probe_series(t, cfg)},
                              lambda t: probe_series_findings(t), optional=("probe_series_missing",), missing="probe_series_missing",
                              sweeps=series_sweeps))
 
@@ -195,31 +232,42 @@ def series_correlations(t) -> pd.DataFrame:
         rows.append(isotropy_correlation(iso, acc).assign(model=model))
     return pd.concat(rows, ignore_index=True)
 
-def plot_probe_series(t, cfg) -> dict:
-    "Probe accuracy against I(W) over checkpoints, one panel per set, one line per model (the first step marked)."
-    import matplotlib.pyplot as plt
+# %% ../../nbs/figures/p2_downstream.ipynb #6e366d67
+@styled
+def plot_probe_series(t, cfg, axes=None):
+    "Probe accuracy against I(W) of the unembedding over checkpoints, one panel per labelled set (shared y), one line per run (its first checkpoint an open square), chance in grey; into `axes`, else a figure (two columns; one for one set)."
+    from matplotlib.lines import Line2D
     df = t["probe_series"]
     iso = df[df.metric == "isotropy_unembedding"].set_index(["model", "step"]).value
     acc = df[df.metric == "probe_accuracy"]
-    tasks, lacking = list(acc.task.unique()), missing_of(t, "probe_series_missing").run.value_counts()
-    fig, axes = plt.subplots(1, len(tasks), figsize=(5.5 * len(tasks), 4), squeeze=False)
-    for ax, task in zip(axes[0], tasks):
+    tasks, missing = list(acc.task.unique()), missing_of(t, "probe_series_missing")
+    lacking = missing.run.value_counts()
+    fig, axes = task_panels(len(tasks), axes)
+    col = colors(acc.model.unique()); mark = markers(col)
+    for ax, task in zip(axes, tasks):
         for model, g in acc[acc.task == task].sort_values("step").groupby("model", sort=False):
             x = iso.loc[model].reindex(g.step).to_numpy()
             lacks = lacking.get(model, 0)
-            line, = ax.plot(x, g.value, "o-", ms=3, label=f"{model} ({len(g)}{f' of {len(g) + lacks}' if lacks else ''} checkpoints)")
-            ax.plot(x[:1], g.value.iloc[:1], "s", ms=7, mfc="none", color=line.get_color())
+            ax.plot(x, g.value, marker=mark[model], ms=2.5, color=col[model],
+                    label=f"{label(model)} ({len(g)}{f' of {len(g) + lacks}' if lacks else ''} checkpoints)")
+            ax.plot(x[:1], g.value.iloc[:1], "s", ms=6, mfc="none", mew=0.8, color=col[model])
         g0 = acc[acc.task == task].iloc[0]
-        ax.axhline(1 / g0.n_classes, color="grey", ls=":", lw=1, label="chance")
-        ax.set(xlabel="I(W) of the unembedding", ylabel=f"probe accuracy, layer {int(g0.layer)}",
-               title=f"{task} ({int(g0.n_texts)} texts, {int(g0.n_classes)} classes)")
-        ax.grid(alpha=0.3)
-    axes[0, 0].legend(fontsize=8)
-    title(fig, "Downstream accuracy vs isotropy over training checkpoints (paper 2, Figs. 11-13): 5-fold linear probes; "
-               "squares mark the first checkpoint", cfg.about)
-    note_missing(fig, t, "probe_series_missing")
-    return {"probe_series": fig}
+        ax.axhline(1 / g0.n_classes, color=GREY, ls=":", lw=0.8)
+        ax.set(xlabel="isotropy I(W) of the unembedding", title=f"{set_label(task)}: {int(g0.n_texts)} texts, {int(g0.n_classes)} classes")
+        last = " (the last)" if getattr(cfg, "layer", None) == -1 else ""
+        if fig is None or ax.get_subplotspec().is_first_col(): ax.set_ylabel(f"{label('accuracy')}, layer {int(g0.layer)}{last}")
+    handles, labels = axes[0].get_legend_handles_labels()
+    first = acc.groupby("model").step.min().unique()
+    handles += [Line2D([], [], ls="", marker="s", ms=6, mfc="none", mew=0.8, color="0.3"), Line2D([], [], color=GREY, ls=":", lw=0.8)]
+    labels += [f"first checkpoint (step {int(first[0])})" if len(first) == 1 else "first checkpoint", "chance (1 / classes)"]
+    if fig is None: axes[0].legend(handles, labels); return axes[0].figure
+    fig.legend(handles, labels, loc="outside lower center", ncol=legend_columns(fig, labels))
+    notes = missing_notes(missing)
+    title(fig, "Downstream accuracy against isotropy over training checkpoints (paper 2, Figs. 11-13): 5-fold linear probes "
+               "of one layer's mean-pooled hidden states" + (f". Not measured: {'; '.join(notes)}" if notes else ""), cfg.about)
+    return fig
 
+# %% ../../nbs/figures/p2_downstream.ipynb #b4a82ccb
 def probe_series_findings(t) -> list:
     "Per model, how many checkpoints it rests on; Spearman's rho of probe accuracy with I(W) across them, per model and set."
     ser, missing = t["probe_series"], missing_of(t, "probe_series_missing")

@@ -12,10 +12,12 @@ import pandas as pd
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
 from ..weights import weight_table, svd_projection, unembedding_matrix, embedding_matrix, SIGNS, load_skeleton
 from ..checkpoints import Checkpoint, evict_checkpoint
-from ..reproduce import TaskConfig, Task, register, title, dtype_column
+from ..reproduce import TaskConfig, Task, register, dtype_column
+from ..style import figure, styled, title, label, colors, wrap, PALETTE, GREY, ONE_COLUMN, TWO_COLUMN
 
 # %% auto #0
-__all__ = ['WEIGHTS_CONFIGS', 'WEIGHTS', 'WeightsConfig', 'compute_weights', 'plot_isotropy', 'plot_weights', 'weight_findings']
+__all__ = ['WEIGHTS_CONFIGS', 'WEIGHTS', 'ISOTROPY_BARS', 'GROUP_INCHES', 'WeightsConfig', 'compute_weights', 'panel_inches',
+           'isotropy_groups', 'plot_isotropy', 'matrix_words', 'plot_svd_panels', 'plot_weights', 'weight_findings']
 
 # %% ../../nbs/figures/p2_weights.ipynb #fb1d51a1
 @dataclass(frozen=True)
@@ -53,50 +55,104 @@ def _tied(w:pd.DataFrame) -> set:
     "Models whose unembedding is their embedding (the weight table's note says so)."
     return set(w[w.note.astype(str).str.startswith("tied")].model)
 
-def plot_isotropy(t, cfg):
-    "Figs. 5-6: I(W) of every model's embedding and unembedding, plain under the three sign conventions and centered; a tied matrix is drawn once and labelled."
-    import matplotlib.pyplot as plt
-    iso = t["weights"][t["weights"].metric == "I(W)"]
-    bars = [("False", "fixed", "plain, fixed signs"), ("False", "solver", "plain, solver's signs"),
-            ("False", "both", "plain, both signs"), ("True", "fixed", "mean-centered")]
-    groups, tied_models = [], _tied(t["weights"])   # (label, values): one group per distinct matrix
+# %% ../../nbs/figures/p2_weights.ipynb #848fc90c
+def panel_inches(ax) -> float:
+    "The width of `ax`'s slot in its figure's grid, in inches (the figure's width shared by the width ratios); a free axes: the figure's width."
+    spec = ax.get_subplotspec()
+    if spec is None: return ax.figure.get_figwidth()
+    ratios = spec.get_gridspec().get_width_ratios() or [1] * spec.get_gridspec().ncols
+    return ax.figure.get_figwidth() * sum(ratios[i] for i in spec.colspan) / sum(ratios)
+
+# %% ../../nbs/figures/p2_weights.ipynb #06987210
+ISOTROPY_BARS = (("False", "fixed", "plain, fixed signs", "blue"), ("False", "solver", "plain, solver's signs", "sky blue"),
+                 ("False", "both", "plain, both signs", "bluish green"), ("True", "fixed", "mean-centered", "vermillion"))
+                 # (center, signs, in words, Okabe-Ito colour) of each bar of a group
+
+def isotropy_groups(w:pd.DataFrame) -> list:
+    "One bar group per distinct matrix: (model, matrix in words, tied, [I(W) of each of `ISOTROPY_BARS`]); a tied model's one matrix once, an absent one left out."
+    iso, tied_models, groups = w[w.metric == "I(W)"], _tied(w), []
     for (model, matrix), g in iso.groupby(["model", "matrix"], sort=False):
         if g.value.isna().all(): continue            # an encoder without an LM head
         tied = model in tied_models
         if tied and matrix == "unembedding": continue
         v = g.set_index([g.center.astype(str), "signs"]).value
-        groups.append((f"{model}\n{'embedding = unembedding (tied)' if tied else matrix}", [v[c, s] for c, s, _ in bars]))
-    fig, ax = plt.subplots(figsize=(max(9, 2.2 * len(groups)), 4.6))
-    w = 0.8 / len(bars)
-    for j, (_, _, label) in enumerate(bars):
-        x = np.arange(len(groups)) + (j - (len(bars) - 1) / 2) * w
-        ax.bar(x, [v[j] for _, v in groups], w, label=label)
-    ax.set_xticks(range(len(groups))); ax.set_xticklabels([g for g, _ in groups], fontsize=8)
-    ax.set_ylim(0, 1.05); ax.set_ylabel("I(W)"); ax.legend(fontsize=7, ncol=2)
-    title(fig, "Partition-function isotropy I(W) of the embedding and unembedding matrices (paper 2, Figs. 5-6);\n"
-               "a tied model has one matrix, drawn once", cfg.about)
+        groups.append((model, "tied (un)embedding" if tied else label(matrix), tied, [v[c, s] for c, s, *_ in ISOTROPY_BARS]))
+    return groups
+
+# %% ../../nbs/figures/p2_weights.ipynb #537b20f8
+GROUP_INCHES = 0.85            # the width a bar group needs for its wrapped tick labels at 7 pt
+
+@styled
+def plot_isotropy(t, cfg, axes=None):
+    "Figs. 5-6: I(W) of every model's embedding and unembedding, plain under the three sign conventions and centered, a tied matrix drawn once and hatched; into `axes` (one or several: the groups are spread over them), else a one-column figure (past 3 groups: two columns, rows of 8)."
+    from matplotlib.patches import Patch
+    groups = isotropy_groups(t["weights"])
+    if axes is None:
+        width = "one" if len(groups) <= int(ONE_COLUMN / GROUP_INCHES) else "two"
+        rows = -(-len(groups) // int((ONE_COLUMN if width == "one" else TWO_COLUMN) / GROUP_INCHES))
+        fig, axes = figure(rows, width, height=1.2 + 1.9 * rows, ncols=1, sharey=True)
+    else: fig = None
+    axes = list(getattr(axes, "flat", np.atleast_1d(axes)))
+    per, w = -(-len(groups) // len(axes)), 0.8 / len(ISOTROPY_BARS)
+    for i, ax in enumerate(axes):
+        part = groups[i * per:(i + 1) * per]
+        for j, (_, _, name, c) in enumerate(ISOTROPY_BARS):
+            x = np.arange(len(part)) + (j - (len(ISOTROPY_BARS) - 1) / 2) * w
+            ax.bar(x, [v[j] for *_, v in part], w, color=PALETTE[c], edgecolor="white", lw=0.3,
+                   hatch=["////" if tied else None for _, _, tied, _ in part])
+        ax.set_xticks(range(len(part)), ["\n".join([model, *wrap(matrix, 16)]) for model, matrix, _, _ in part])
+        ax.tick_params(axis="x", length=0)
+        ax.set(ylim=(0, 1.05), xlim=(-0.5, per - 0.5), xlabel="model and matrix", ylabel=label("I(W)"))
+    handles = [Patch(color=PALETTE[c], label=name) for _, _, name, c in ISOTROPY_BARS]
+    if any(tied for _, _, tied, _ in groups):
+        handles.append(Patch(facecolor="0.55", edgecolor="white", hatch="////", lw=0.3, label="tied: embedding = unembedding"))
+    if fig is None:                                   # above the bars, which reach 1
+        axes[0].legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2 if panel_inches(axes[0]) > 3 else 1)
+        return axes[0].figure
+    fig.legend(handles=handles, loc="outside lower center", ncol=2 if fig.get_figwidth() <= ONE_COLUMN else 5)
+    title(fig, "Isotropy I(W) of the (un)embedding matrices (paper 2, Figs. 5-6)", cfg.about)
     return fig
 
+# %% ../../nbs/figures/p2_weights.ipynb #c15f46aa
+def matrix_words(model:str, matrix:str, tied:set) -> str:
+    "A projected matrix in words: 'input embedding', 'unembedding', or 'tied (un)embedding' when `model` is in `tied`."
+    return "tied (un)embedding" if model in tied else label(matrix)
 
-# %% ../../nbs/figures/p2_weights.ipynb #dcf2332c
-def plot_weights(t, cfg) -> dict:
-    "Figs. 5-6 (I(W)) and Fig. 10: each model's (un)embedding on its top two singular directions, plain and mean-centered."
-    import matplotlib.pyplot as plt
+# %% ../../nbs/figures/p2_weights.ipynb #4e9c325f
+@styled
+def plot_svd_panels(t, cfg, axes=None):
+    "Fig. 10: each model's unembedding (an encoder's: its input embedding) on its top two singular directions, plain and mean-centered; into `axes` (two per model: plain, centered), else a two-column figure, one column per model (three a row; four past six models)."
     pr = t["svd_projection"]
     models = list(pr.model.unique())
-    tied_models = _tied(t["weights"])
-    fig, axes = plt.subplots(len(models), 2, figsize=(10, 4.2 * len(models)), squeeze=False)
-    for row, model in zip(axes, models):
-        for ax, c in zip(row, (False, True)):
-            g = pr[(pr.model == model) & (pr.center.astype(str) == str(c))]
-            ax.scatter(g.sv1, g.sv2, s=1, alpha=0.3, linewidths=0, rasterized=True)
-            ax.axhline(0, color="0.7", lw=0.5); ax.axvline(0, color="0.7", lw=0.5)
-            ax.set_xlabel(f"SV1 ({100 * g.explained1.iloc[0]:.1f}% of $\\|W\\|_F^2$)")
-            ax.set_ylabel(f"SV2 ({100 * g.explained2.iloc[0]:.1f}%)")
-            tied = " (tied: = embedding)" if model in tied_models else ""
-            ax.set_title(f"{model} {g.matrix.iloc[0]}{tied}, {'mean-centered' if c else 'plain'}", fontsize=9)
-    title(fig, "2D SVD projections (paper 2, Fig. 10)", cfg.about)
-    return {"isotropy": plot_isotropy(t, cfg), "svd_projection": fig}
+    tied, col = _tied(t["weights"]), colors(models)
+    if axes is None:
+        ncols = min(len(models), 4 if len(models) > 6 else 3); blocks = -(-len(models) // ncols)
+        fig, grid = figure(2 * blocks * ncols, "two", height=0.8 + (4.4 if ncols < 4 else 3.8) * blocks, ncols=ncols)
+        grid = np.asarray(grid, dtype=object).reshape(2 * blocks, ncols)   # model i: rows 2 (i // ncols) and the next
+        axes = [grid[2 * (i // ncols) + row, i % ncols] for i in range(len(models)) for row in (0, 1)]
+        for ax in set(grid.flat) - set(axes): fig.delaxes(ax)
+    else: fig = None
+    axes = list(getattr(axes, "flat", axes))
+    if len(axes) != 2 * len(models): raise ValueError(f"plot_svd_panels needs two axes per model ({2 * len(models)}); got {len(axes)}")
+    for i, model in enumerate(models):
+        for ax, center in zip(axes[2 * i:2 * i + 2], (False, True)):
+            g = pr[(pr.model == model) & (pr.center.astype(str) == str(center))]
+            ax.axhline(0, color=GREY, lw=0.4); ax.axvline(0, color=GREY, lw=0.4)
+            ax.scatter(g.sv1, g.sv2, s=0.6, alpha=0.35, linewidths=0, color=col[model], rasterized=True)
+            gap = "\n" if panel_inches(ax) < 2.2 else " "  # a narrow panel: its labels on two lines
+            ax.set(xlabel=f"singular direction 1{gap}({100 * g.explained1.iloc[0]:.1f}% of ‖W‖²)",
+                   ylabel=f"singular direction 2{gap}({100 * g.explained2.iloc[0]:.1f}%)",
+                   title=f"{model},{gap}{'mean-centered' if center else 'plain'}\n{matrix_words(model, g.matrix.iloc[0], tied)}")
+    if fig is None: return axes[0].figure
+    n = int(pr.groupby(["model", "center"]).size().max())
+    title(fig, f"Rows of the unembedding (an encoder: its input embedding) on their top two singular directions, plain and "
+               f"mean-centered (paper 2, Fig. 10): {n:,} sampled rows; the shares of ‖W‖² are over all rows", cfg.about)
+    return fig
+
+# %% ../../nbs/figures/p2_weights.ipynb #a662c67b
+def plot_weights(t, cfg) -> dict:
+    "The task's figures: `isotropy` (Figs. 5-6) and `svd_projection` (Fig. 10)."
+    return {"isotropy": plot_isotropy(t, cfg), "svd_projection": plot_svd_panels(t, cfg)}
 
 # %% ../../nbs/figures/p2_weights.ipynb #de2743a7
 def weight_findings(t) -> list:

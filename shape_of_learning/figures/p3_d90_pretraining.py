@@ -16,7 +16,8 @@ from ..checkpoints import local_checkpoints
 from ..models import quiet_transformers
 from ..subspace import d90, D90
 from ..train import trained_series, training_log
-from ..reproduce import TaskConfig, Task, register, title
+from ..reproduce import TaskConfig, Task, register
+from ..style import figure, styled, title, label, color, GREY
 from .p3_d90 import task_data
 
 # %% auto #0
@@ -95,38 +96,51 @@ def chance_level(n_test:int) -> float:
     return 0.5 + 2 * math.sqrt(0.25 / n_test)
 
 PRETRAINING = register(Task("d90_pretraining", "P3 Fig. 2", ("d90_pretraining",), ("d90_pretraining",), PRETRAINING_CONFIGS,
-                            compute_pretraining, lambda t, cfg: plot_pretraining(t, cfg), lambda t: pretraining_findings(t)))
+                            compute_pretraining, lambda t, cfg: {"d90_pretraining": plot_pretraining(t, cfg)}, lambda t: pretraining_findings(t)))
 
 # %% ../../nbs/figures/p3_d90_pretraining.ipynb #35c7b013
-def plot_pretraining(t, cfg) -> dict:
-    "d90 of DID and SAID over pretraining (undefined where full fine-tuning stayed at chance), and the accuracies."
-    import matplotlib.pyplot as plt
+@styled
+def plot_pretraining(t, cfg, axes=None):
+    "d90 of DID and SAID over pretraining (undefined where full fine-tuning stayed at chance) with the held-out MLM loss, and the accuracies; into two `axes`, else a two-column figure."
+    from matplotlib.transforms import ScaledTranslation
     df = t["d90_pretraining"]
     tab, ds = pretraining_summary(df), sorted(int(d) for d in df[df.method != "full"].d.unique())
-    chance = chance_level(int(df.n_test.iloc[0]))
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4.2))
-    x = tab.step.clip(lower=1)                                             # step 0 drawn at 1 on the log axis
-    for m, mk, c in (("did", "o-", "tab:blue"), ("said", "s-", "tab:orange")):
-        v = tab[f"d90_{m}"].where(tab.full_ok)
-        ax.plot(x, v, mk, color=c, label=f"{m.upper()} d90")
-        miss = v.isna() & tab.full_ok
-        ax.plot(x[miss], np.full(miss.sum(), 2 * max(ds)), "v", color=c, mfc="none", ms=9 if m == "did" else 13,
-                label=f"{m.upper()}: not reached up to d={max(ds):,}")
-    bad = ~tab.full_ok
-    ax.plot(x[bad], np.full(bad.sum(), 2 * max(ds)), "x", color="grey", ms=9, label="undefined: full fine-tuning at chance")
-    ax.set(xscale="log", yscale="log", ylim=(5, 5 * max(ds)), xlabel="pretraining step (0 drawn at 1)", ylabel="d90")
-    ax.set_title("d90 over pretraining"); ax.legend(fontsize=8)
-    ax2 = ax.twinx(); ax2.plot(x, tab.val_loss, "k:", lw=1); ax2.set_ylabel("held-out MLM loss (dotted)")
-    for m, mk in (("full", "k^-"), ("did", "o--"), ("said", "s--")):
-        bx.plot(x, tab.full if m == "full" else tab[f"best_{m}"], mk,
-                label="full fine-tuning" if m == "full" else f"best {m.upper()} over all d")
-    bx.plot(x, tab.target, "k:", lw=1, label="90% of full")
-    bx.axhline(chance, color="grey", lw=0.8, ls="--", label="chance + 2 SE")
-    bx.set(xscale="log", xlabel="pretraining step (0 drawn at 1)", ylabel=f"held-out accuracy ({df.n_test.iloc[0]} texts)")
-    bx.set_title("accuracy"); bx.legend(fontsize=8)
-    title(fig, f"d90 over pretraining (paper 3, Fig. 2): {df.task.iloc[0]}, {df.n_train.iloc[0]} train / {df.n_test.iloc[0]} test texts",
-          cfg.about)
-    return {"d90_pretraining": fig}
+    n_test = int(df.n_test.iloc[0])
+    fig, axes = figure(2, "two", height=2.9) if axes is None else (None, axes)
+    left, right = list(getattr(axes, "flat", axes))
+    step = tab.step.clip(lower=1)                                          # step 0 drawn at 1 on the log axis
+    top = 2 * max(ds)                                                      # where "not reached" and "undefined" are marked
+    for method, marker, size in (("did", "o", 4), ("said", "s", 6)):
+        d90s = tab[f"d90_{method}"].where(tab.full_ok)
+        if d90s.notna().any(): left.plot(step, d90s, marker + "-", color=color(method), label=f"d90, {label(method)}")
+        missed = d90s.isna() & tab.full_ok
+        if missed.any(): left.plot(step[missed], [top] * int(missed.sum()), "v", color=color(method), mfc="none", ms=size,
+                                   label=f"{label(method)}: not reached up to d = {max(ds):,}")
+    undefined = ~tab.full_ok
+    if undefined.any(): left.plot(step[undefined], [top] * int(undefined.sum()), "x", color=GREY, ms=4,
+                                  label="undefined: full fine-tuning at chance")
+    left.set(xscale="log", yscale="log", ylim=(5, 5 * max(ds)), xlabel="pretraining step (0 drawn at 1)", ylabel=label("d90"),
+             title="d90 over pretraining")
+    loss = left.twinx()
+    loss.plot(step, tab.val_loss, ls="-.", color=GREY, lw=0.9, label="held-out MLM loss (right axis)")
+    loss.set_ylabel("held-out MLM loss (nats / token)"); loss.spines["right"].set_visible(True)
+    for method, fmt in (("full", "^-"), ("did", "o--"), ("said", "s--")):
+        right.plot(step, tab.full if method == "full" else tab[f"best_{method}"], fmt, color=color(method),
+                   label=label("full") if method == "full" else f"{label(method)}, best over d")
+    right.plot(step, tab.target, ":", color=color("full"), lw=0.9, label=label("target"))
+    right.axhline(chance_level(n_test), color=GREY, lw=0.8, ls="--", label="chance + 2 s.e.")
+    right.set(xscale="log", xlabel="pretraining step (0 drawn at 1)", ylabel=f"held-out accuracy ({n_test} texts)", title="accuracy")
+    handles = {left: left.get_legend_handles_labels()[0] + loss.get_legend_handles_labels()[0],
+               right: right.get_legend_handles_labels()[0]}
+    if fig is None:                                                        # a reader's axes: a legend under each x label
+        for panel, h in handles.items():
+            panel.legend(handles=h, loc="upper center", bbox_to_anchor=(0.5, 0),
+                         bbox_transform=panel.transAxes + ScaledTranslation(0, -25 / 72, panel.figure.dpi_scale_trans))
+        return left.figure
+    fig.legend(handles=handles[left] + handles[right], loc="outside lower center", ncol=3)
+    task = df.task.iloc[0].replace("wiki-topics ", "wiki-topics: ", 1)
+    title(fig, f"d90 over pretraining (paper 3, Fig. 2): {task}, {df.n_train.iloc[0]} train / {n_test} test texts", cfg.about)
+    return fig
 
 # %% ../../nbs/figures/p3_d90_pretraining.ipynb #73da1246
 def pretraining_findings(t) -> list:

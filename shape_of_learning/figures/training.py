@@ -16,13 +16,14 @@ from ..checkpoints import local_checkpoints, series, profile_measure, sweep, SWE
 from ..data import TextSource, text_source, sol_cache
 from ..train import trained_series, training_log, get_preset, split_documents
 from ..weights import weight_table
-from ..reproduce import TaskConfig, Task, register, title
+from ..reproduce import TaskConfig, Task, register
+from ..style import figure, styled, title, label, colors, markers, wrap, MIN_FONT
 
 # %% auto #0
 __all__ = ['PAPER_RUNS', 'TRAINING_CONFIGS', 'TRAINING', 'TrainingConfig', 'sweep_source', 'run_checkpoints', 'every',
-           'run_measures', 'training_sweeps', 'compute_training', 'missing_of', 'mark_missing', 'missing_notes',
-           'coverage', 'note_missing', 'plot_dynamics', 'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training',
-           'training_findings']
+           'run_measures', 'training_sweeps', 'compute_training', 'run_styles', 'step_axis', 'share_y', 'layer_axis',
+           'missing_of', 'mark_missing', 'missing_notes', 'coverage', 'note_missing', 'plot_dynamics', 'plot_weights',
+           'plot_cosine', 'plot_loss', 'plot_training', 'training_findings']
 
 # %% ../../nbs/figures/training.ipynb #e4a16835
 @dataclass(frozen=True)
@@ -119,12 +120,28 @@ TRAINING = register(Task("training", "P1 Figs. 2-5, P2 Figs. 3-4, 7-9", ("traini
                          sweeps=training_sweeps))   # logs: runs trained here only
 
 # %% ../../nbs/figures/training.ipynb #3a87bdb8
-def _colors(runs):
-    "A colour per run: ten named ones, then tab20b's (the paper configuration has 11 runs)."
-    from matplotlib import colormaps
-    return dict(zip(runs, ("tab:red", "tab:orange", "tab:blue", "tab:green", "tab:purple", "tab:brown", "tab:pink",
-                           "tab:gray", "tab:olive", "tab:cyan") + tuple(colormaps["tab20b"].colors)))
-def _stepaxis(ax): ax.set_xscale("symlog", linthresh=1); ax.set_xlabel("training step (symlog)")
+def run_styles(runs) -> tuple:
+    "({run: colour}, {run: marker}) of one figure's runs: those trained here in their `style.COLORS` (tied blue, untied orange), any others told apart by colour and marker."
+    palette = colors(runs)
+    return palette, markers(palette)
+
+# %% ../../nbs/figures/training.ipynb #2b4a8e8f
+def step_axis(ax, labelled:bool=True):
+    "A training-step axis: 0, then a log scale (symlog, linear below 1; the ticks show it); labelled unless `labelled` is False (a shared axis)."
+    ax.set_xscale("symlog", linthresh=1)
+    if labelled: ax.set_xlabel(label("step"))
+
+# %% ../../nbs/figures/training.ipynb #fef78938
+def share_y(axes:list):
+    "The axes on one y scale (the first one's), unless they are already: panels that compare one quantity."
+    for ax in axes[1:]:
+        if not axes[0].get_shared_y_axes().joined(axes[0], ax): ax.sharey(axes[0])
+
+# %% ../../nbs/figures/training.ipynb #3d1fe58e
+def layer_axis(ax, names:list):
+    "An axis of a run's layer entries, each named in words (embeddings, block 1, ..., final norm)."
+    ax.set_xticks(range(len(names)), [label(n) for n in names], rotation=35, ha="right", rotation_mode="anchor")
+    ax.set_xlabel("layer")
 
 # %% ../../nbs/figures/training.ipynb #3112601b
 def missing_of(t:dict, table:str="training_missing") -> pd.DataFrame:
@@ -136,7 +153,7 @@ def mark_missing(ax, missing:pd.DataFrame, colors:dict, run:str=None):
     sel = missing if run is None else missing[missing.run == run]
     for status, marker in (("failed", "x"), ("same weights", "|")):
         g = sel[sel.status == status]
-        if len(g): ax.scatter(g.step.astype(float), np.full(len(g), 0.03), marker=marker, s=36, linewidths=1.2, zorder=5,
+        if len(g): ax.scatter(g.step.astype(float), np.full(len(g), 0.03), marker=marker, s=20, linewidths=1, zorder=5,
                               c=[colors.get(r, "k") for r in g.run], transform=ax.get_xaxis_transform(), clip_on=False)
 
 # %% ../../nbs/figures/training.ipynb #3c179de7
@@ -148,7 +165,7 @@ def missing_notes(missing:pd.DataFrame) -> list:
     for (run, status, detail), g in missing.groupby(["run", "status", "detail"], sort=False):
         names = ", ".join(_short(str(c)) for c in g.checkpoint)
         notes.append(f"{run}: {names} = {_short(detail.removeprefix('same weights as '))}" if status == "same weights"
-                     else f"{run}: {names} failed ({detail[:90]})")
+                     else f"{run}: {names} failed ({detail[:90]}{'…' * (len(detail) > 90)})")
     return notes
 
 def coverage(n:int, gaps:pd.DataFrame) -> str:
@@ -156,130 +173,201 @@ def coverage(n:int, gaps:pd.DataFrame) -> str:
     why = ", ".join(f"{int((gaps.status == s).sum())} {s}" for s in ("failed", "same weights") if (gaps.status == s).any())
     return f"{n} of {n + len(gaps)}" + (f" ({why})" if why else "")
 
+# %% ../../nbs/figures/training.ipynb #e680f8cf
 def note_missing(fig, t:dict, table:str="training_missing"):
-    "The note under a figure's panels naming the checkpoints it lacks (nothing if none)."
+    "The note under a figure's panels naming the checkpoints it lacks (nothing if none): 7 pt, wrapped to the figure's width, with room made for it."
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
     notes = missing_notes(missing_of(t, table))
-    if notes:
-        fig.text(0.01, 0.003, "Not measured (x failed, | same weights as an earlier checkpoint): " + "; ".join(notes),
-                 fontsize=6.5, wrap=True, va="bottom")
-        fig.subplots_adjust(bottom=0.12)
+    if not notes: return None
+    text = "Not measured (x failed, | same weights as an earlier checkpoint): " + "; ".join(notes)
+    fig.canvas.draw()                                    # the layout as it is: where the legends under the panels sit
+    renderer, height = fig.canvas.get_renderer(), fig.bbox.height
+    below = [leg for leg in fig.legends if leg.get_window_extent(renderer).y1 <= min((ax.get_window_extent(renderer).y0 for ax in fig.axes), default=0)]
+    note = fig.text(0.01, 0.004, "", fontsize=MIN_FONT, va="bottom", ha="left")
+    chars = int(fig.get_figwidth() * 72 / (0.55 * MIN_FONT))
+    while True:                                          # as wide as the figure allows, measured, not guessed
+        note.set_text("\n".join(wrap(text, chars)))
+        if note.get_window_extent(renderer).x1 <= 0.99 * fig.bbox.width or chars < 20: break
+        chars -= 4
+    bottom = (note.get_window_extent(renderer).height + 4) / height
+    for leg in below:                                    # a legend under the panels moves up, above the note
+        leg.set_bbox_to_anchor((0, bottom, 1, 1 - bottom), transform=fig.transFigure)
+        bottom += (leg.get_window_extent(renderer).height + 6) / height
+    if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine): fig.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom))
+    else: fig.subplots_adjust(bottom=fig.subplotpars.bottom + bottom)     # no constrained layout: above the room its labels had
+    return note
 
 # %% ../../nbs/figures/training.ipynb #43f85b12
-def plot_dynamics(t, cfg):
-    "Paper 1, Figs. 2-5: mean ID (three estimators), held-out loss, anisotropy per layer and mean InterSim over steps."
+@styled
+def plot_dynamics(t, cfg, axes=None):
+    "Paper 1, Figs. 2-5 over steps: mean TwoNN ID, the three ID estimators, held-out loss, anisotropy per layer of the first and last run (shared y), mean InterSim; into six `axes`, else a two-column figure."
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
     df = t["training_dynamics"]
     prof = df[df.measure == "profile"]
-    runs = list(df.run.unique()); colors = _colors(runs)
+    runs = list(df.run.unique()); col, mark = run_styles(runs)
     steps = sorted(prof.step.unique())
+    fig, axes = figure(6, "two", height=5.0) if axes is None else (None, axes)
+    axes = list(getattr(axes, "flat", axes))
+    for ax in (axes[0], axes[1], axes[2], axes[5]): step_axis(ax)     # before the data: its limits chosen on the log scale
+    share_y(axes[:2]); share_y(axes[3:5])
     def per_step(metric):                              # {run: mean over layers by step}; runs have their own step grids
         table = prof[prof.metric == metric].groupby(["step", "run"]).value.mean().unstack("run")
         return {run: s.dropna() for run, s in table.items()}
-    stepaxis = _stepaxis
-    fig, axes = plt.subplots(2, 3, figsize=(16, 8.5))
-    for run, s in per_step("twonn").items(): axes[0, 0].plot(s.index, s.values, "o-", ms=3, color=colors[run], label=run)
-    stepaxis(axes[0, 0]); axes[0, 0].set_title("mean intrinsic dimension across layers (TwoNN)"); axes[0, 0].legend(fontsize=8)
-    for est, ls in (("twonn", "-"), ("mada", "--"), ("mom", ":")):
-        for run, s in per_step(est).items():
-            axes[0, 1].plot(s.index, s.values, ls, color=colors[run], label=f"{run}, {est}" if run == runs[0] else None)
-    stepaxis(axes[0, 1]); axes[0, 1].set_title("three estimators (solid TwoNN, dashed MADA, dotted MoM)"); axes[0, 1].legend(fontsize=7)
+    estimators = {"twonn": "-", "mada": "--", "mom": ":"}
+    for run, s in per_step("twonn").items(): axes[0].plot(s.index, s.values, marker=mark[run], ms=2, color=col[run])
+    axes[0].set(title="mean ID across layers\n(TwoNN)", ylabel="intrinsic dimension")
+    for est, ls in estimators.items():
+        for run, s in per_step(est).items(): axes[1].plot(s.index, s.values, ls, lw=0.9, color=col[run])
+    axes[1].set(title="mean ID across layers\n(TwoNN, MADA, MoM)", ylabel="intrinsic dimension")
     loss = df.drop_duplicates(["run", "step"]).pivot(index="step", columns="run", values="val_loss")
     for run, s in loss.items():
-        if s.notna().any(): axes[0, 2].plot(s.index, s.values, "o-", ms=3, color=colors[run], label=run)
-    stepaxis(axes[0, 2]); axes[0, 2].set_title("held-out loss (nats/token; an encoder's is masked-LM)")
-    if loss.notna().any().any(): axes[0, 2].legend(fontsize=8)
-    else:
-        axes[0, 2].text(0.5, 0.5, "no training log: the Hub's checkpoints\ncome without one", ha="center", va="center",
-                        transform=axes[0, 2].transAxes, fontsize=9, color="0.4")
+        if s.notna().any(): axes[2].plot(s.index, s.values, marker=mark[run], ms=2, color=col[run])
+    axes[2].set(title="held-out loss\n(an encoder's: masked LM)", ylabel=label("val_loss"))
+    if not loss.notna().any().any():
+        axes[2].text(0.5, 0.5, "no training log: the Hub's\ncheckpoints come without one", ha="center", va="center",
+                     transform=axes[2].transAxes, color="0.4")
     cmap = plt.get_cmap("viridis")
-    for ax, run in zip(axes[1, :2], (runs[0], runs[-1])):
+    for ax, run in zip(axes[3:5], (runs[0], runs[-1])):
         sel = prof[(prof.metric == "anisotropy") & (prof.run == run)]
         rs = sorted(sel.step.unique())
         for i, st in enumerate(rs):
             g = sel[sel.step == st].sort_values("layer")
-            ax.plot(g.layer, g.value, "o-", ms=2.5, lw=1, color=cmap(i / max(1, len(rs) - 1)),
-                    label=f"step {st}" if i in (0, len(rs) // 2, len(rs) - 1) else None)
-        names = sel.drop_duplicates("layer").sort_values("layer").layer_name
-        ax.set_xticks(range(len(names))); ax.set_xticklabels(names, rotation=30, fontsize=7)
-        ax.set_title(f"anisotropy per layer: {run} (dark = early)"); ax.legend(fontsize=7)
-    for run, s in per_step("intersim").items(): axes[1, 2].plot(s.index, s.values, "o-", ms=3, color=colors[run], label=run)
-    stepaxis(axes[1, 2]); axes[1, 2].set_title("mean average cosine across layers (InterSim)"); axes[1, 2].legend(fontsize=8)
+            ax.plot(g.layer, g.value, "o-", ms=1.5, lw=0.8, color=cmap(0.85 * i / max(1, len(rs) - 1)),
+                    label=f"{st}" if i in (0, len(rs) // 2, len(rs) - 1) else None)
+        layer_axis(ax, sel.drop_duplicates("layer").sort_values("layer").layer_name.tolist())
+        ax.set(title=f"anisotropy per layer\n{label(run)}", ylabel=label("anisotropy"))
+        ax.legend(title="training step", loc="upper left")
+    axes[3].set_ylim(bottom=0)
+    for run, s in per_step("intersim").items(): axes[5].plot(s.index, s.values, marker=mark[run], ms=2, color=col[run])
+    axes[5].set(title="mean InterSim\nacross layers", ylabel="average cosine (InterSim)")
+    for ax in (axes[0], axes[1], axes[2], axes[5]): mark_missing(ax, missing_of(t), col)
+    by_run = [Line2D([], [], color=col[r], marker=mark[r], ms=2, label=label(r)) for r in runs]
+    by_estimator = [Line2D([], [], color="0.3", ls=ls, lw=0.9, label=f"{label(est)}, middle panel") for est, ls in estimators.items()]
+    if fig is None: axes[0].legend(handles=by_run); axes[1].legend(handles=by_estimator); return axes[0].figure
+    if len(runs) == len(estimators):                    # runs in the first row, estimators in the second
+        fig.legend(handles=[h for pair in zip(by_run, by_estimator) for h in pair], loc="outside lower center", ncol=len(runs))
+    else: fig.legend(handles=by_run + by_estimator, loc="outside lower center", ncol=4)
     title(fig, f"Over training (paper 1, Figs. 2-5): {int(prof.n_vectors.max()):,} held-out tokens per layer, "
-                f"{len(steps)} checkpoints", cfg.about, size=10)
-    for ax in (axes[0, 0], axes[0, 1], axes[0, 2], axes[1, 2]): mark_missing(ax, missing_of(t), colors)
+               f"{len(steps)} checkpoints; colour: the run, in the per-layer panels the training step (dark = early)", cfg.about)
     note_missing(fig, t)
     return fig
 
 # %% ../../nbs/figures/training.ipynb #8cb7f8f9
-def plot_weights(t, cfg):
-    "Paper 2, Figs. 7-9: I(W) of the embedding and unembedding, plain and centered, and the final norm over steps."
-    import matplotlib.pyplot as plt
+@styled
+def plot_weights(t, cfg, axes=None):
+    "Paper 2, Figs. 7-9 over steps: I(W) of the embedding and unembedding, plain and mean-centered (shared y), and the final norm's RMS g and b; a tied run's one matrix drawn once; into three `axes`, else a two-column figure."
+    from matplotlib.lines import Line2D
     df = t["training_dynamics"]
     wts = df[df.measure == "weights"]
-    colors = _colors(list(df.run.unique())); stepaxis = _stepaxis
-
+    runs = list(df.run.unique()); col, mark = run_styles(runs)
     def wseries(matrix, metric, center=None):
         sel = wts[(wts.matrix == matrix) & (wts.metric == metric)]
         if center is not None: sel = sel[(sel.center.astype(str) == str(center)) & (sel.signs.astype(str) == "fixed")]
         return sel.pivot_table(index="step", columns="run", values="value")
-    fig, axes = plt.subplots(1, 3, figsize=(16, 4.3))
+    fig, axes = figure(3, "two", height=2.9) if axes is None else (None, axes)
+    axes = list(getattr(axes, "flat", axes))
+    for ax in axes: step_axis(ax)                       # before the data: its limits chosen on the log scale
+    share_y(axes[:2])
+    tied = set()
     for ax, center in zip(axes[:2], (False, True)):
-        for matrix, ls in (("embedding", "-"), ("unembedding", "--")):
-            for run, s in wseries(matrix, "I(W)", center).items():
-                if s.notna().any(): ax.plot(s.index, s.values, ls, marker="o", ms=2.5, color=colors[run], label=f"{run}, {matrix}")
-        stepaxis(ax); ax.set_ylim(-0.02, 1.02); ax.legend(fontsize=7)
-        ax.set_title(f"I(W){', mean-centered' if center else ''}: solid embedding, dashed unembedding", fontsize=10)
+        emb, unemb = wseries("embedding", "I(W)", center), wseries("unembedding", "I(W)", center)
+        for run in runs:
+            e = emb[run].dropna() if run in emb else None
+            u = unemb[run].dropna() if run in unemb else None
+            one = e is not None and u is not None and len(e) and e.index.equals(u.index) and np.allclose(e, u)
+            if one: tied.add(run)
+            for s, ls in ((e, "-."), ) if one else ((e, "-"), (u, "--")):
+                if s is not None and len(s): ax.plot(s.index, s.values, ls, marker=mark[run], ms=2, lw=0.9, color=col[run])
+        ax.set(ylim=(-0.02, 1.02), title="I(W), mean-centered" if center else "I(W)",
+               ylabel=label("I(W)") + (", mean-centered" if center else ""))
     for metric, ls in (("avgnorm_g", "-"), ("avgnorm_b", "--")):
         for run, s in wseries("final_norm", metric).items():
-            if s.notna().any(): axes[2].plot(s.index, s.values, ls, marker="o", ms=2.5, color=colors[run], label=f"{run}, {metric}")
-    stepaxis(axes[2]); axes[2].set_title("final norm: avgnorm(g) solid, avgnorm(b) dashed", fontsize=10); axes[2].legend(fontsize=7)
-    title(fig, "I(W) and the final norm over training (paper 2, Figs. 7-9), tied vs untied", cfg.about, size=10)
-    for ax in axes: mark_missing(ax, missing_of(t), colors)
+            if s.notna().any(): axes[2].plot(s.index, s.values, ls, marker=mark[run], ms=2, lw=0.9, color=col[run])
+    axes[2].set(title="final norm", ylabel="root mean square of g and of b")
+    axes[2].legend(handles=[Line2D([], [], color="0.3", ls=ls, label=label(m)) for m, ls in (("avgnorm_g", "-"), ("avgnorm_b", "--"))],
+                   loc="center right")
+    for ax in axes: mark_missing(ax, missing_of(t), col)
+    by_run = [Line2D([], [], color=col[r], marker=mark[r], ms=2, label=label(r)) for r in runs]
+    by_style = ([Line2D([], [], color="0.3", ls="-", label=label("embedding")), Line2D([], [], color="0.3", ls="--", label=label("unembedding"))] +
+                [Line2D([], [], color="0.3", ls="-.", label="tied: one matrix, both roles")] * bool(tied))
+    if fig is None: axes[0].legend(handles=by_run + by_style, loc="lower left"); return axes[0].figure
+    if len(by_run) == len(by_style):                    # runs in the first row, line styles in the second
+        fig.legend(handles=[h for pair in zip(by_run, by_style) for h in pair], loc="outside lower center", ncol=len(by_run))
+    else: fig.legend(handles=by_run + by_style, loc="outside lower center", ncol=4)
+    title(fig, "I(W) and the final norm over training (paper 2, Figs. 7-9), tied vs untied", cfg.about)
     note_missing(fig, t)
     return fig
 
 # %% ../../nbs/figures/training.ipynb #8ded05f6
-def plot_cosine(t, cfg):
-    "Paper 2, Figs. 3-4: InterSim and IntraSim of every layer over steps, one column per run."
+@styled
+def plot_cosine(t, cfg, axes=None):
+    "Paper 2, Figs. 3-4: InterSim and IntraSim of every layer over steps, one column per run (three runs a row band), all panels on one y scale, a layer one colour in every panel; into `axes` (2 per run: InterSim, IntraSim), else a two-column figure."
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
     df = t["training_dynamics"]
     cos = df[df.measure == "cosine"]
-    runs = list(df.run.unique()); stepaxis = _stepaxis
-
-    fig, axes = plt.subplots(2, len(runs), figsize=(5.4 * len(runs), 7.5), sharey="row", squeeze=False)
-    cmap = plt.get_cmap("plasma")
-    for col, run in enumerate(runs):
+    runs = list(df.run.unique())
+    metrics = ("intersim", "intrasim")
+    ncols = len(runs) if len(runs) <= 4 else 3          # more runs (the paper's eleven): bands of three, two rows each
+    nrows = 2 * -(-len(runs) // ncols)
+    place = {(run, i): (2 * (j // ncols) + i) * ncols + j % ncols for j, run in enumerate(runs) for i in range(2)}
+    if axes is None:
+        fig, grid = figure(nrows * ncols, "two", height=min(8.6, 1.1 + 1.55 * nrows), ncols=ncols, sharex=True, sharey=True)
+        for k in set(range(nrows * ncols)) - set(place.values()): fig.delaxes(grid[k])
+        axes = [grid[place[run, i]] for run in runs for i in range(2)]
+        below = lambda k: k + ncols in place.values()          # a panel under it shows the shared step axis
+    else:
+        fig, axes = None, list(getattr(axes, "flat", axes)); below = lambda k: False
+    depth = int(cos.layer.max())
+    cmap, norm = plt.get_cmap("plasma"), Normalize(0, max(1, depth) / 0.85)      # a layer: one colour in every panel
+    lo = min(0, cos.value.min() - 0.02)
+    for j, run in enumerate(runs):
         sel = cos[cos.run == run]
-        names = sel.drop_duplicates("layer").sort_values("layer").layer_name.tolist()
-        for row, metric in enumerate(("intersim", "intrasim")):
-            ax = axes[row, col]
+        for i, metric in enumerate(metrics):
+            ax = axes[2 * j + i]
+            step_axis(ax, labelled=fig is None or not below(place[run, i]))
             for layer, g in sel[sel.metric == metric].groupby("layer"):
                 g = g.sort_values("step")
-                ax.plot(g.step, g.value, "o-", ms=2.5, lw=1, color=cmap(int(layer) / max(1, len(names) - 1)), label=names[int(layer)])
-            stepaxis(ax); ax.set_title(f"{run}: {metric}"); ax.set_ylim(0, 1)
-        axes[0, col].legend(fontsize=7, ncol=2)
-    axes[0, 0].set_ylabel("average cosine"); axes[1, 0].set_ylabel("average cosine")
-    title(fig, f"InterSim and IntraSim per layer over training (paper 2, Figs. 3-4), {int(cos.n_vectors.max()):,} held-out "
-                "tokens per checkpoint", cfg.about, size=10)
-    for col, run in enumerate(runs):
-        for ax in axes[:, col]: mark_missing(ax, missing_of(t), {run: "k"}, run=run)
+                ax.plot(g.step, g.value, "o-", ms=1.5, lw=0.8, color=cmap(norm(layer)))
+            if fig is not None and not below(place[run, i]): ax.tick_params(labelbottom=True)
+            width = ax.get_position().width * ax.figure.get_figwidth() * 72 / (0.55 * 7.5)     # characters a title line holds
+            ax.set(title="\n".join(wrap(label(run), int(width))) if i == 0 or fig is None else "", ylim=(lo, 1.03))
+            if fig is None or ax.get_subplotspec().is_first_col(): ax.set_ylabel(label(metric) + " (average cosine)" * (len(axes) <= 8))
+            mark_missing(ax, missing_of(t), {run: "0.2"}, run=run)
+    deepest = cos[cos.run == cos.groupby("run").layer.max().idxmax()].drop_duplicates("layer").sort_values("layer")
+    where = axes[0].figure if fig is None else fig
+    if len(deepest) <= 8:
+        handles = [Line2D([], [], color=cmap(norm(l)), marker="o", ms=1.5, label=label(n)) for l, n in zip(deepest.layer, deepest.layer_name)]
+        if fig is None: axes[1].legend(handles=handles, loc="lower left")     # under the first run's IntraSim, high throughout
+        else: fig.legend(handles=handles, loc="outside lower center", ncol=len(handles))
+    else:
+        bar = where.colorbar(ScalarMappable(norm, cmap), ax=axes, label=label("layer"), shrink=0.6)
+        bar.ax.set_ylim(0, depth)
+    if fig is None: return where
+    title(fig, f"InterSim and IntraSim per layer over training (paper 2, Figs. 3-4): {int(cos.n_vectors.max()):,} held-out "
+               "tokens per checkpoint; colour: the layer", cfg.about)
     note_missing(fig, t)
     return fig
 
 # %% ../../nbs/figures/training.ipynb #9d4f9e99
-def plot_loss(t, cfg):
-    "Held-out loss of the runs trained here (None for series without a training log)."
-    import matplotlib.pyplot as plt
-    colors = _colors(list(t["training_dynamics"].run.unique()))
+@styled
+def plot_loss(t, cfg, ax=None):
+    "Held-out loss of the runs trained here over steps (None for series without a training log); into `ax`, else a one-column figure."
     if "train_logs" not in t: return None
     logs = t["train_logs"]
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    col, mark = run_styles(list(dict.fromkeys([*t["training_dynamics"].run, *logs.run])))
+    fig, (ax,) = figure(1, "one", height=2.5) if ax is None else (None, [ax])
     for run, g in logs.groupby("run", sort=False):
-        ax.plot(g.step.clip(lower=0.5), g.val_loss, marker="o", ms=3, color=colors.get(run), label=run)
-    ax.set_xscale("log"); ax.set_xlabel("training step (step 0 drawn at 0.5)"); ax.set_ylabel("held-out loss (nats / token)")
-    ax.legend(); title(fig, "Training runs", cfg.about)
-    return fig
+        ax.plot(g.step.clip(lower=0.5), g.val_loss, marker=mark[run], ms=2, color=col[run], label=label(run))
+    ax.set(xscale="log", xlabel="training step (log scale; step 0 drawn at 0.5)", ylabel=label("val_loss"))
+    ax.legend(loc="lower left")
+    if fig is not None: title(fig, "Held-out loss of the runs trained here (an encoder's: masked LM)", cfg.about)
+    return ax.figure
 
+# %% ../../nbs/figures/training.ipynb #3ced9e71
 def plot_training(t, cfg) -> dict:
     "Every figure of the task, by name."
     figs = dict(training_dynamics=plot_dynamics(t, cfg), training_weights=plot_weights(t, cfg), training_cosine=plot_cosine(t, cfg),
