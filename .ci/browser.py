@@ -9,7 +9,11 @@ or $SOL_CHROMIUM) with Playwright, and checks what a reader would see:
    at least as many as the notebook's markdown links.
 2. JupyterLab, each executed figure notebook (sol-runall's copies in EXECUTED/figures/): every figure output
    renders as an image, and there are as many as the notebook has image outputs; no error output is shown.
-3. The docs site (DOCS/, built by `python docs/build.py`): every page reached by following internal links from
+3. JupyterLab's own Run All (Run > Run All Cells, clicked) on the figure notebooks named by --run-all (default:
+   p2_cosine; `all` for every one): a copy beside the notebook (nbs/figures/_runall_NAME.ipynb, removed after) is run
+   in a real kernel, saved, and its outputs read back: the time until the last cell finished, error outputs (none
+   allowed), and figures shown.
+4. The docs site (DOCS/, built by `python docs/build.py`): every page reached by following internal links from
    the front page loads (HTTP 200), every anchor a link names exists on its page, and every image decodes.
 
 One screenshot per page goes to SHOTS/ (ignored by git; CI keeps it as an artifact). Exits 1 naming each failure,
@@ -51,6 +55,8 @@ def jupyterlab(root: Path, log: Path):
         settings = Path(home, "settings", "@jupyterlab", "notebook-extension")
         settings.mkdir(parents=True)
         (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+        docs = Path(home, "settings", "@jupyterlab", "docmanager-extension"); docs.mkdir(parents=True)
+        (docs / "plugin.jupyterlab-settings").write_text(json.dumps({"autosave": False}))   # nothing written unasked
         news = Path(home, "settings", "@jupyterlab", "apputils-extension"); news.mkdir(parents=True)
         (news / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
         env = dict(os.environ, JUPYTER_CONFIG_DIR=str(Path(home, "config")), JUPYTER_RUNTIME_DIR=str(Path(home, "runtime")),
@@ -131,6 +137,45 @@ def check_lab_notebook(page, base: str, token: str, rel: str, want_md: int, want
     return failures
 
 
+def lab_run_all(page, base: str, token: str, notebook: Path, shots: Path, timeout: float = 900) -> tuple:
+    "JupyterLab's Run All on a copy of `notebook` beside it: (seconds, error outputs, image outputs, code cells run, code cells)."
+    copy = notebook.with_name(f"_runall_{notebook.name}")
+    shutil.copyfile(notebook, copy)
+    try:
+        page.goto(f"{base}/lab/tree/{urllib.parse.quote(str(copy.relative_to(ROOT)))}?token={token}&reset", wait_until="domcontentloaded")
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)   # the kernel is up
+        start = time.time()
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        page.wait_for_timeout(1000)
+        while time.time() - start < timeout:          # done: no cell waiting or running ([*]) and the kernel idle, twice
+            busy = page.evaluate("""() => Array.from(document.querySelectorAll('.jp-Notebook .jp-InputPrompt'))
+                                     .some(p => p.textContent.includes('*'))""")
+            idle = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count() > 0
+            if not busy and idle:
+                page.wait_for_timeout(1500)
+                if page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count() and not page.evaluate(
+                        "() => Array.from(document.querySelectorAll('.jp-Notebook .jp-InputPrompt')).some(p => p.textContent.includes('*'))"):
+                    break
+            page.wait_for_timeout(500)
+        seconds = time.time() - start
+        page.keyboard.press("Control+s"); page.wait_for_timeout(1500)
+        shown = page.locator(".jp-Notebook .jp-OutputArea-output img")
+        if shown.count(): shown.first.evaluate("e => e.scrollIntoView({block: 'start'})"); page.wait_for_timeout(300)
+        page.screenshot(path=str(shots / f"lab_runall_{notebook.stem}.png"))
+        nb = json.loads(copy.read_text())
+        code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+        outputs = [o for c in code for o in c.get("outputs", [])]
+        errors = [o for o in outputs if o.get("output_type") == "error"]
+        images = sum(any(k.startswith("image/") for k in o.get("data", {})) for o in outputs)
+        ran = sum(c.get("execution_count") is not None for c in code)
+        return seconds, errors, images, ran, len(code)
+    finally:
+        copy.unlink(missing_ok=True)
+        copy.with_name(f".~{copy.name}").unlink(missing_ok=True)
+
+
 def crawl_docs(page, base: str, shots: Path, limit: int = 400) -> tuple:
     "Every docs page reachable from the front page by internal links: (failures, pages seen, links checked, images of the site)."
     failures, seen, queue, anchors_wanted, n_links, n_images, n_external = [], {}, ["/index.html"], [], 0, 0, 0
@@ -170,6 +215,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--executed", default="_executed", help="where sol-runall put the executed figure notebooks")
     parser.add_argument("--docs", default="_docs", help="the built docs site (python docs/build.py)")
+    parser.add_argument("--run-all", default="p2_cosine",
+                        help="figure notebooks (comma-separated names, or all, or none) to run with JupyterLab's Run All")
     parser.add_argument("--shots", default="_screenshots", help="folder for the screenshots (ignored by git)")
     args = parser.parse_args(argv)
     executed, docs, shots = ROOT / args.executed, ROOT / args.docs, ROOT / args.shots
@@ -186,6 +233,12 @@ def main(argv=None) -> int:
         print(f"browser check: no executed figure notebooks in {executed}/figures (run sol-runall first)", file=sys.stderr); return 2
     if not (docs / "index.html").is_file():
         print(f"browser check: no docs site in {docs} (run python docs/build.py first)", file=sys.stderr); return 2
+    names = [n for n in args.run_all.split(",") if n and n != "none"]
+    sources = {p.stem: p for p in sorted((ROOT / "nbs" / "figures").glob("*.ipynb")) if not p.name.startswith("_")}
+    unknown = [n for n in names if n != "all" and n not in sources]
+    if unknown:
+        print(f"browser check: --run-all names no figure notebook {unknown}; there are {', '.join(sources)}", file=sys.stderr); return 2
+    to_run = list(sources.values()) if "all" in names else [sources[n] for n in names]
     failures, start = [], time.time()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
@@ -199,6 +252,13 @@ def main(argv=None) -> int:
                 if errors: failures.append(f"{nb.relative_to(ROOT)}: the executed notebook holds {errors} error output(s)")
                 if not images: failures.append(f"{nb.relative_to(ROOT)}: the executed notebook holds no figure")
                 failures += check_lab_notebook(page, base, token, str(nb.relative_to(ROOT)), 0, images, shots, nb.stem)
+            for nb in to_run:
+                seconds, errors, images, ran, cells = lab_run_all(page, base, token, nb, shots)
+                print(f"  JupyterLab Run All {nb.relative_to(ROOT)}: {ran}/{cells} code cells run in {seconds:.0f} s, "
+                      f"{len(errors)} error(s), {images} figure(s)")
+                if errors: failures.append(f"Run All {nb.name}: {errors[0].get('ename')}: {str(errors[0].get('evalue'))[:200]}")
+                if ran < cells: failures.append(f"Run All {nb.name}: {cells - ran} of {cells} code cells did not run")
+                if not images: failures.append(f"Run All {nb.name}: no figure shown")
         with static_server(docs) as base:
             print(f"== docs site on {base}")
             docs_failures, pages, links, images = crawl_docs(page, base, shots)
