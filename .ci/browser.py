@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage"]
+INDEX_NOTEBOOKS = {"00_tasks"}        # nbs/figures' list of tasks (the figures package's __init__): a table, no figure
 INSTALL = "apt-get install -y chromium && pip install -e '.[browser]'"
 
 
@@ -250,7 +251,8 @@ def main(argv=None) -> int:
             for nb in figures:
                 md, images, errors = notebook_images(nb)
                 if errors: failures.append(f"{nb.relative_to(ROOT)}: the executed notebook holds {errors} error output(s)")
-                if not images: failures.append(f"{nb.relative_to(ROOT)}: the executed notebook holds no figure")
+                if not images and nb.stem not in INDEX_NOTEBOOKS:
+                    failures.append(f"{nb.relative_to(ROOT)}: the executed notebook holds no figure")
                 failures += check_lab_notebook(page, base, token, str(nb.relative_to(ROOT)), 0, images, shots, nb.stem)
             for nb in to_run:
                 seconds, errors, images, ran, cells = lab_run_all(page, base, token, nb, shots)
@@ -258,7 +260,7 @@ def main(argv=None) -> int:
                       f"{len(errors)} error(s), {images} figure(s)")
                 if errors: failures.append(f"Run All {nb.name}: {errors[0].get('ename')}: {str(errors[0].get('evalue'))[:200]}")
                 if ran < cells: failures.append(f"Run All {nb.name}: {cells - ran} of {cells} code cells did not run")
-                if not images: failures.append(f"Run All {nb.name}: no figure shown")
+                if not images and nb.stem not in INDEX_NOTEBOOKS: failures.append(f"Run All {nb.name}: no figure shown")
         with static_server(docs) as base:
             print(f"== docs site on {base}")
             docs_failures, pages, links, images = crawl_docs(page, base, shots)
