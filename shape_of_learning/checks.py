@@ -6,12 +6,12 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/checks.html.md"""
 
 # %% ../nbs/checks.ipynb #e382de31
 from __future__ import annotations
-import logging
+import logging, numbers
 from contextlib import contextmanager
 import pandas as pd
 
 # %% auto #0
-__all__ = ['raises', 'logged', 'quoted']
+__all__ = ['raises', 'logged', 'quoted', 'integer']
 
 # %% ../nbs/checks.ipynb #6e7b3b9a
 def raises(f, *match, exc=ValueError) -> str:
@@ -58,3 +58,14 @@ def quoted(computed:dict, prose:dict, eps:dict=None):
         if not ok: bad.append(f"{k}: written {s}, computed {float(computed[k])!r} (tolerance {tol:.2g})")
     assert not bad, "the prose no longer matches the table:\n  " + "\n  ".join(bad)
     return pd.DataFrame(rows)
+
+# %% ../nbs/checks.ipynb #e1a2b3c5
+def integer(value, name:str, minimum:int=None, maximum:int=None) -> int:
+    "`value` as an int when it is an integer (Python or NumPy, not a bool) in [minimum, maximum]; else a TypeError / ValueError naming `name`."
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer; got {value!r} ({type(value).__name__})")
+    value = int(value)
+    if minimum is not None and value < minimum: raise ValueError(f"{name} must be an integer >= {minimum}; got {value}")
+    if maximum is not None and value > maximum: raise ValueError(f"{name} must be an integer <= {maximum}; got {value}")
+    return value
+

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse
 import scipy.sparse.csgraph
 import torch
+from .checks import integer
 from tqdm.auto import tqdm
 
 # %% auto #0
@@ -512,8 +513,11 @@ def knn(
     "Exact distances to the `k` nearest other points of every point, by blocked products; duplicates reported."
     rtol = resolution_of(X) if resolution is None else float(resolution)
     if not 0 <= rtol < 1: raise ValueError(f"resolution must be in [0, 1); got {resolution}")
+    k = integer(k, "k", 1)                           # counts and sizes checked at the door: a negative block size once
+    extra = None if extra is None else integer(extra, "extra", 0)                 # left a buffer unwritten and read it
+    chunk_size = None if chunk_size is None else integer(chunk_size, "chunk_size", 1)
+    block_bytes = None if block_bytes is None else integer(block_bytes, "block_bytes", 1)
     X = as_points(X, min_points=k + 1, device=device)
-    if k < 1: raise ValueError(f"k must be >= 1; got {k}")
     cpu = X.device.type == "cpu"
     engine = engine or ("numba" if cpu else "torch")
     if engine not in ("numba", "torch"): raise ValueError(f"engine must be 'numba' or 'torch'; got {engine!r}")
