@@ -14,7 +14,7 @@ from .knn import as_points, knn, KNN, resolution_of
 from . import style
 
 # %% auto #0
-__all__ = ['TIE_LIMIT', 'IDEstimate', 'distinct_knn', 'neighbour_ratios', 'refuse_ties', 'twonn_fit', 'twonn', 'mada', 'mom',
+__all__ = ['TIE_LIMIT', 'IDEstimate', 'distinct_knn', 'refuse_ties', 'neighbour_ratios', 'twonn_fit', 'twonn', 'mada', 'mom',
            'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit', 'gride', 'id_scaling', 'scaling_figure']
 
 # %% ../nbs/02_intrinsic_dim.ipynb #362ac10b
@@ -85,24 +85,25 @@ def _first_copies(X) -> torch.Tensor:
     return first.scatter_reduce_(0, inverse, torch.arange(len(X), device=X.device), reduce="amin").sort().values
 
 # %% ../nbs/02_intrinsic_dim.ipynb #f1e2d3c5
-TIE_LIMIT = 0.5                 # an estimate refuses ratios more than this share of which are tied (exactly 1)
+TIE_LIMIT = 0.5                 # an estimate refuses ratios more than this share of which are tied
 
-def neighbour_ratios(far, near, X, resolution:float=None) -> np.ndarray:
-    "far / near (float64), exactly 1 where the two distances differ by no more than the resolution of X's storage times its largest norm."
-    far, near = np.asarray(far, dtype=np.float64), np.asarray(near, dtype=np.float64)
-    X = as_points(X, min_points=0)
-    rtol = resolution_of(X) if resolution is None else float(resolution)
-    tolerance = rtol * float(torch.linalg.vector_norm(X.double(), dim=1).max()) if len(X) else 0.0
-    return np.where(far - near <= tolerance, 1.0, far / near)
-
-def refuse_ties(mu:np.ndarray, name:str):
-    "A named ValueError when more than `TIE_LIMIT` of the ratios `mu` are exactly 1 (tied neighbour distances)."
-    tied, total = int((np.asarray(mu) == 1).sum()), len(mu)
+def refuse_ties(tied:int, total:int, name:str):
+    "A named ValueError when more than `TIE_LIMIT` of `total` ratios are tied (their two neighbour distances equal)."
     if tied > TIE_LIMIT * total:
         every = "every ratio is 1" if tied == total else f"{tied} of {total} ratios are 1"
         raise ValueError(f"{name}: {every} (neighbour distances tied within the data's resolution: evenly spaced points "
                          "or a lattice), so the dimension is unbounded: the estimate assumes points drawn at random, not on a "
                          "grid")
+
+def neighbour_ratios(far, near, X, name:str, resolution:float=None) -> np.ndarray:
+    "far / near (float64), refused by name (`refuse_ties`) when most pairs differ by no more than X's storage resolution times its largest norm."
+    far, near = np.asarray(far, dtype=np.float64), np.asarray(near, dtype=np.float64)
+    rtol = resolution_of(X) if resolution is None else float(resolution)      # of X as stored (float16: float16's)
+    X = as_points(X, min_points=0)
+    top = float(X.abs().max()) if X.numel() else 0.0        # the largest norm, rescaled: no overflow at 1e300, no underflow
+    tolerance = rtol * top * float(torch.linalg.vector_norm(X.double() / top, dim=1).max()) if top > 0 else 0.0
+    refuse_ties(int((far - near <= tolerance).sum()), len(far), name)
+    return far / near
 
 
 # %% ../nbs/02_intrinsic_dim.ipynb #5ee2682d
@@ -115,7 +116,7 @@ def twonn_fit(
     if not 0 <= discard < 1: raise ValueError(f"discard must be in [0, 1); got {discard}")
     mu = np.sort(np.asarray(mu, dtype=np.float64))
     N = len(mu)
-    refuse_ties(mu, "TwoNN")
+    refuse_ties(int((mu == 1).sum()), N, "TwoNN")                 # exact ties
     n_keep = int(N * (1 - discard))
     if method == "ls":
         n_keep = min(n_keep, N - 1)             # F = 1 at the largest point: y would be infinite
@@ -141,7 +142,7 @@ def twonn(
     "TwoNN intrinsic dimension (Facco et al. 2018) on exact nearest-neighbour distances."
     res, n, n_dup = _neighbors(X, 2, duplicates, device, neighbors, resolution)
     r = res.dist.cpu().numpy()
-    d = twonn_fit(neighbour_ratios(r[:, 1], r[:, 0], X, resolution), discard, method)
+    d = twonn_fit(neighbour_ratios(r[:, 1], r[:, 0], X, "TwoNN", resolution), discard, method)
     return IDEstimate(d, "twonn", n, n_dup, dict(discard=discard, method=method, duplicates=duplicates))
 
 # %% ../nbs/02_intrinsic_dim.ipynb #4bd87bd2
@@ -288,7 +289,7 @@ def gride_fit(mu:np.ndarray, n1:int=1, n2:int=2) -> tuple:
     if not np.all(np.isfinite(mu)) or (mu < 1).any():
         raise ValueError("GRIDE ratios must be finite and >= 1 (distances sorted ascending, duplicates removed)")
     logmu, N = np.log(mu), len(mu)
-    refuse_ties(mu, "GRIDE")
+    refuse_ties(int((mu == 1).sum()), len(mu), "GRIDE")
     dl = lambda d: (N - 1) / d + _gride_terms(d, logmu, n1, n2)[0]
     lo, hi = 1e-3, 1.0
     while dl(lo) <= 0: lo /= 10
@@ -312,7 +313,7 @@ def gride(
     _check_ranks(n1, n2)                                 # before the search
     res, n, n_dup = _neighbors(X, n2, duplicates, device, neighbors, resolution)
     r = res.dist.cpu().numpy()
-    d, err = gride_fit(neighbour_ratios(r[:, n2 - 1], r[:, n1 - 1], X, resolution), n1, n2)
+    d, err = gride_fit(neighbour_ratios(r[:, n2 - 1], r[:, n1 - 1], X, "GRIDE", resolution), n1, n2)
     scale = float((r[:, n1 - 1].mean() + r[:, n2 - 1].mean()) / 2)
     return IDEstimate(d, "gride", n, n_dup, dict(n1=n1, n2=n2, err=err, scale=scale, duplicates=duplicates))
 
@@ -353,7 +354,7 @@ def id_scaling(
         vals, scales = [], []
         blocks = [res.dist[:, :2].cpu().numpy()] if j == 0 else _two_nearest(Xd, order, 2**j, size, device, resolution)
         for r in blocks:
-            vals.append(twonn_fit(neighbour_ratios(r[:, 1], r[:, 0], Xd, resolution), discard)); scales.append(r.mean())
+            vals.append(twonn_fit(neighbour_ratios(r[:, 1], r[:, 0], Xd, "TwoNN", resolution), discard)); scales.append(r.mean())
         err = float(np.std(vals, ddof=1) / np.sqrt(len(vals))) if len(vals) > 1 else 0.0
         rows.append(dict(estimator="twonn", n_points=size, blocks=2**j, n1=1, n2=2, dim=float(np.mean(vals)), err=err,
                          scale=float(np.mean(scales))))
