@@ -178,6 +178,20 @@ def atomic_write(path:Path, data:bytes):
     except BaseException:                                            # a full disk or a kill: no half-written file left
         tmp.unlink(missing_ok=True); raise
 
+def _rows_table(df, what:str) -> pd.DataFrame:
+    "`df` as the store keeps it: an index holding data (named levels, several levels, or labels that are not integers) becomes columns; anything but a DataFrame is a TypeError naming `what`."
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{what} is {type(df).__name__} ({df!r:.60}), not a table; a measure returns a pandas DataFrame of its rows")
+    for name in [n for n in df.index.names if n is not None and n in df.columns]:   # the same data twice: kept once
+        if not pd.Index(df[name]).equals(pd.Index(df.index.get_level_values(name))):
+            raise ValueError(f"{what} has an index level {name!r} and a column {name!r} that differ; rename one "
+                             f"(or drop the index: df.reset_index(drop=True))")
+        df = df.reset_index(level=name, drop=True) if df.index.nlevels > 1 else df.reset_index(drop=True)
+    index = df.index
+    if index.nlevels == 1 and index.name is None and (not len(index) or pd.api.types.is_integer_dtype(index.dtype)):
+        return df                                    # row numbers (or none): dropped, as to_csv(index=False) does
+    return df.reset_index()
+
 class ResultStore:
     "A folder of finished jobs: per job a content-addressed CSV and a receipt (key, file, rows, sha256), written atomically."
     STALE = 3600                                         # seconds after which a temporary file is a killed writer's
@@ -222,7 +236,8 @@ class ResultStore:
         return ok
 
     def write(self, key:dict, df:pd.DataFrame):
-        "Store the rows of a finished job. The CSV is named by its content, so two writers of one job never mix files."
+        "Store the rows of a finished job (an index that holds data as columns). The CSV is named by its content, so two writers of one job never mix files."
+        df = _rows_table(df, f"the rows of job {key}")
         data = df.to_csv(index=False).encode()
         sha = hashlib.sha256(data).hexdigest()
         csv = self.path / f"{_key_hash(key)}.{sha[:16]}.csv"
@@ -632,6 +647,7 @@ def _measured(m:Measure, model, tok, ck:Checkpoint) -> pd.DataFrame:
         _free_device()
         warnings.warn(f"{ck.name}: out of memory in {m.name}; trying again with {_changed(m.params, smaller)}")
         params = smaller
+    df = _rows_table(df, f"measure {m.name!r} on checkpoint {ck.name}")     # None or not a table: named here
     if params is not m.params: df["oom_retry"] = _changed(m.params, params)
     return df
 

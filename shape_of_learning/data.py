@@ -15,12 +15,13 @@ import numpy as np
 import hashlib
 import tempfile, urllib.request
 import json
+from .checks import integer
 
 # %% auto #0
 __all__ = ['GENSIM_WIKI', 'ENWIK8_URL', 'ENWIK8_ZIP_BYTES', 'WikiPage', 'wiki_pages', 'clean_wikitext', 'gensim_wiki_path',
            'wiki_articles', 'wiki_text', 'char_vocab', 'TextSource', 'files_fingerprint', 'wiki_source', 'read_utf8',
-           'file_source', 'Windows', 'token_windows', 'dataset_source', 'sol_cache', 'enwik8_path', 'LabeledTexts',
-           'labeled_texts', 'text_source', 'text_sources']
+           'file_source', 'checked_documents', 'Windows', 'token_windows', 'dataset_source', 'sol_cache', 'enwik8_path',
+           'LabeledTexts', 'labeled_texts', 'text_source', 'text_sources']
 
 # %% ../nbs/03_data.ipynb #809c86aa
 @dataclass
@@ -182,6 +183,33 @@ def file_source(*paths, name:str=None) -> TextSource:
     if missing: raise FileNotFoundError(f"no such file(s): {missing}")
     return TextSource(name or paths[0].stem, lambda: (read_utf8(p) for p in paths), files_fingerprint(paths))
 
+# %% ../nbs/03_data.ipynb #d4fb1670
+def checked_documents(
+    source,                        # one document (str), a list / tuple of them, a TextSource or any iterable of str
+    argument:str="source",         # the argument's name in the error
+):
+    "An iterator over the documents of `source`, each checked to be a `str`; a plain `str` is one document."
+    if isinstance(source, str): return iter((source,))
+    name = getattr(source, "name", None)
+    what = argument if name is None else f"{argument} {name!r}"
+    if isinstance(source, (list, tuple)):
+        bad = next(((i, doc) for i, doc in enumerate(source) if not isinstance(doc, str)), None)
+        if bad is not None: raise TypeError(_not_a_document(what, *bad))
+        return iter(source)
+    if isinstance(source, (bytes, bytearray)) or not hasattr(source, "__iter__"):
+        raise TypeError(f"{argument} must be a document (str), a list or tuple of documents, or a TextSource; "
+                        f"got {type(source).__name__} ({source!r:.40})")
+    return _checked_stream(source, what)
+
+def _checked_stream(source, what):
+    for i, doc in enumerate(source):
+        if not isinstance(doc, str): raise TypeError(_not_a_document(what, i, doc))
+        yield doc
+
+def _not_a_document(what, position, doc) -> str:
+    return (f"{what}: item {position} is {type(doc).__name__} ({doc!r:.40}), not a document; documents are strings "
+            "(a single str is one document; several sources go in a list of TextSources or a dict of named ones)")
+
 # %% ../nbs/03_data.ipynb #379f14ff
 @dataclass
 class Windows:
@@ -201,7 +229,7 @@ def _encode(tokenizer, text):
     return tokenizer(text)
 
 def token_windows(
-    source,                        # a TextSource, or any iterable of documents (str)
+    source,                        # a TextSource, an iterable of documents (str), or one str (one document)
     tokenizer,                     # HF tokenizer or callable: str -> list of ids
     length:int=512,                # tokens per window
     n_windows:int=None,            # windows to draw (default: all complete windows)
@@ -210,9 +238,11 @@ def token_windows(
     max_tokens:int=None,           # stop tokenizing once the stream has this many tokens
 ) -> Windows:
     "Deterministic, padding-free windows of `length` tokens drawn from a tokenized text source."
-    if length < 1: raise ValueError(f"length must be >= 1; got {length}")
+    length = integer(length, "length", minimum=1)
+    if n_windows is not None: n_windows = integer(n_windows, "n_windows (None: all windows)", minimum=1)
+    if max_tokens is not None: max_tokens = integer(max_tokens, "max_tokens (None: the whole source)", minimum=1)
     parts, total = [], 0
-    for doc in source:
+    for doc in checked_documents(source):
         ids = list(_encode(tokenizer, doc))
         if sep_id is not None and parts: ids = [sep_id] + ids
         parts.append(np.asarray(ids, dtype=np.int64)); total += len(ids)

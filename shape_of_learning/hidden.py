@@ -6,19 +6,33 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/hidden.html.md"""
 
 # %% ../nbs/06_hidden.ipynb #22b614e8
 from __future__ import annotations
+from contextlib import contextmanager
 from dataclasses import dataclass
 import inspect, sys
+import numpy as np
 import torch
 from .models import model_kind, decoder_parts
 from .intrinsic_dim import distinct_knn, batch_indices
-from .data import TextSource
+from .data import TextSource, checked_documents
 from . import style
+from .checks import integer
 
 # %% auto #0
-__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'PROFILE_WORDS', 'LayerStates', 'layer_names', 'block_list',
-           'layer_states', 'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec', 'spec_signature', 'special_affixes',
-           'window_inputs', 'memory_budget', 'outlier_mask', 'metric_rows', 'cached_windows', 'auto_progress',
-           'layer_profile', 'outlier_tokens', 'layer_vectors', 'profile_lines', 'words', 'line_name', 'profile_figure']
+__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'PROFILE_WORDS', 'eval_mode', 'LayerStates', 'layer_names',
+           'block_list', 'layer_states', 'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec', 'spec_signature',
+           'special_affixes', 'window_inputs', 'memory_budget', 'outlier_mask', 'metric_rows', 'cached_windows',
+           'auto_progress', 'layer_profile', 'outlier_tokens', 'layer_vectors', 'profile_lines', 'words', 'line_name',
+           'profile_figure']
+
+# %% ../nbs/06_hidden.ipynb #7dcef8d4
+@contextmanager
+def eval_mode(model):
+    "Run `model` in eval mode (dropout off) inside the block; afterwards every module is back in its own mode."
+    training = [m for m in model.modules() if m.training]
+    for m in training: m.training = False
+    try: yield model
+    finally:
+        for m in training: m.training = True
 
 # %% ../nbs/06_hidden.ipynb #efba0f2c
 @dataclass
@@ -41,50 +55,62 @@ def block_list(model):
     lists = [m for m in model.modules() if isinstance(m, torch.nn.ModuleList) and len(m) == L]
     return lists[0] if len(lists) == 1 and len({id(b) for b in lists[0]}) == L else None
 
+def _layer_list(layers, argument:str="layers") -> tuple:
+    "`layers` (one integer or a sequence of them; numpy and torch integers too) as a tuple of ints: a float (even 2.0), a bool or a string is a TypeError naming `argument`."
+    if isinstance(layers, (str, bytes)):
+        raise TypeError(f"{argument} must be a layer index (an integer) or a list of them; got the string {layers!r}")
+    items = layers.tolist() if hasattr(layers, "tolist") else layers      # numpy / torch: their Python numbers
+    if not hasattr(items, "__iter__"): return (integer(items, argument),)
+    return tuple(integer(l, f"{argument} item {i}") for i, l in enumerate(items))
+
 class _Stop(Exception): "Raised by the hook of the deepest block asked for: the rest of the forward pass does not run."
 
 def _output(o): return o[0] if isinstance(o, tuple) else o
 
 @torch.no_grad()
 def layer_states(model, input_ids, attention_mask=None, layers=None) -> LayerStates:
-    "Embedding output, every block's output and (decoders) the final norm's, in one forward pass; `layers`: only those, stopping after the deepest."
+    "Embedding output, every block's output and (decoders) the final norm's, in one forward pass in eval mode; `layers` (integers): only those, stopping after the deepest."
     kind, names = model_kind(model.config), layer_names(model.config)
     n, L = len(names), model.config.num_hidden_layers
-    want = list(range(n)) if layers is None else sorted({int(l) % n for l in layers if -n <= int(l) < n})
-    if layers is not None and len(want) < len(set(layers)):
-        raise ValueError(f"layers {sorted(set(layers))} out of range: this model has entries 0..{n - 1} (or -{n}..-1)")
-    trunk = getattr(model, "base_model", model)  # not the LM head: logits are never needed (a fifth of the pass)
-    deepest = want[-1]
-    blocks = block_list(model) if deepest < L else None
-    if blocks is not None:                       # early stop: hooks catch the entries asked for, the deepest one stops the pass
-        got, hooks = {}, []
-        def pre(m, args, kwargs):
-            got[0] = args[0] if args else kwargs["hidden_states"]
-            if deepest == 0: raise _Stop
-        def post(i):
-            def hook(m, args, out):
-                got[i] = _output(out)
-                if i == deepest: raise _Stop
-            return hook
+    if layers is not None:
+        layers = _layer_list(layers)
+        if not layers: raise ValueError("layers=() asks for no entry; pass None for all of them")
+        bad = sorted({l for l in layers if not -n <= l < n})
+        if bad: raise ValueError(f"layers {bad} out of range: this model has entries 0..{n - 1} (or -{n}..-1)")
+    want = list(range(n)) if layers is None else sorted({l % n for l in layers})
+    with eval_mode(model):                       # dropout off for the measurement; the model's own mode back after
+        trunk = getattr(model, "base_model", model)  # not the LM head: logits are never needed (a fifth of the pass)
+        deepest = want[-1]
+        blocks = block_list(model) if deepest < L else None
+        if blocks is not None:                       # early stop: hooks catch the entries asked for, the deepest one stops the pass
+            got, hooks = {}, []
+            def pre(m, args, kwargs):
+                got[0] = args[0] if args else kwargs["hidden_states"]
+                if deepest == 0: raise _Stop
+            def post(i):
+                def hook(m, args, out):
+                    got[i] = _output(out)
+                    if i == deepest: raise _Stop
+                return hook
+            try:
+                if 0 in want: hooks.append(blocks[0].register_forward_pre_hook(pre, with_kwargs=True))
+                hooks += [blocks[i - 1].register_forward_hook(post(i)) for i in want if i > 0]
+                trunk(input_ids=input_ids, attention_mask=attention_mask, use_cache=False)
+                raise RuntimeError(f"the forward pass of {type(model).__name__} ran past block {deepest} without calling it")
+            except _Stop: pass
+            finally:
+                for h in hooks: h.remove()
+            return LayerStates(names, [got.get(i) for i in range(n)])
+        out_last, hook = {}, None
+        if kind == "decoder":
+            hook = decoder_parts(model)[0][-1].register_forward_hook(lambda m, i, o: out_last.__setitem__("h", _output(o)))
         try:
-            if 0 in want: hooks.append(blocks[0].register_forward_pre_hook(pre, with_kwargs=True))
-            hooks += [blocks[i - 1].register_forward_hook(post(i)) for i in want if i > 0]
-            trunk(input_ids=input_ids, attention_mask=attention_mask, use_cache=False)
-            raise RuntimeError(f"the forward pass of {type(model).__name__} ran past block {deepest} without calling it")
-        except _Stop: pass
+            hs = trunk(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True,
+                       use_cache=False).hidden_states
         finally:
-            for h in hooks: h.remove()
-        return LayerStates(names, [got.get(i) for i in range(n)])
-    out_last, hook = {}, None
-    if kind == "decoder":
-        hook = decoder_parts(model)[0][-1].register_forward_hook(lambda m, i, o: out_last.__setitem__("h", _output(o)))
-    try:
-        hs = trunk(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True,
-                   use_cache=False).hidden_states
-    finally:
-        if hook is not None: hook.remove()
-    states = list(hs) if kind == "encoder" else list(hs[:L]) + [out_last["h"], hs[L]]
-    return LayerStates(names, [s if i in want else None for i, s in enumerate(states)])
+            if hook is not None: hook.remove()
+        states = list(hs) if kind == "encoder" else list(hs[:L]) + [out_last["h"], hs[L]]
+        return LayerStates(names, [s if i in want else None for i, s in enumerate(states)])
 
 # %% ../nbs/06_hidden.ipynb #c88f9d42
 import hashlib, math, os
@@ -149,10 +175,10 @@ class ProfileSpec:
     first: str = "drop"            # drop or keep the first position of every window; a tuple: both, one pass
     outliers: str = "keep"         # keep (count) or drop vectors with norm > outlier_factor x median; a tuple: both
     outlier_factor: float = 10.0   # the outlier threshold, in multiples of the layer's median norm
-    layers: tuple = None           # layer indices to measure (None or empty: all; negative ones count from the end)
+    layers: tuple = None           # layer indices (integers) to measure (None or empty: all; negative ones count from the end)
     pooled: bool = True            # with several sources, also rows over all of them together (source "all")
     stream: bool = None            # stream the cosine metrics without storing vectors (default: when all can)
-    source_tokens: int = None      # draw windows from the first this many tokens of each source (None: all of it)
+    source_tokens: int = None      # draw windows from the first this many tokens of each source (None or 0: all of it)
     forward_batch: int = 8         # windows per forward pass
     mem_limit: int = None          # bytes of vectors / accumulators before layers go in groups (None: memory_budget())
 
@@ -178,7 +204,9 @@ class ProfileSpec:
             raise ValueError(f"batch_size and n_tokens must be at least k + 1 = {max(m.k for m in knn_ms) + 1} for the "
                              f"neighbours of {', '.join(f'{m.name} (k={m.k})' for m in knn_ms)}; got batch_size="
                              f"{self.batch_size}, n_tokens={self.n_tokens}")
-        if self.layers is not None: set_("layers", tuple(int(l) for l in np.atleast_1d(self.layers)) or None)   # empty: all
+        if self.layers is not None: set_("layers", _layer_list(self.layers) or None)   # integers only; empty: all
+        if self.source_tokens is not None:           # a negative count would silently measure a shorter text
+            set_("source_tokens", integer(self.source_tokens, "source_tokens (None or 0: all of each source)", minimum=0) or None)
         streamable = [m.name for m in get_metrics(self.metrics) if m.stream is None]
         if self.stream and streamable:
             raise ValueError(f"stream=True computes only the streaming metrics; {streamable} need the stored vectors "
@@ -284,11 +312,13 @@ def metric_rows(X, ids, metrics, batch_size:int=4096, seed:int=0, stream_chunk:i
     return rows
 
 def _as_sources(source) -> list:
-    "(name, documents) pairs: one source, or a list / tuple / dict of named sources."
+    "(name, documents) pairs: one source (a TextSource, a list of str, or one str: one document), or a list / tuple / dict of named sources; documents that are not str are refused (`data.checked_documents`)."
     if isinstance(source, dict): items = list(source.items())
     elif isinstance(source, (list, tuple)) and source and all(isinstance(s, TextSource) for s in source):
         items = [(s.name, s) for s in source]
     else: items = [(getattr(source, "name", "texts"), source)]
+    for name, docs in items:                         # lists checked now, streams as they are read; one str is one document
+        checked_documents(docs, f"source[{name!r}]" if isinstance(source, dict) else "source")
     names = [n for n, _ in items]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup: raise ValueError(f"source names must be distinct; repeated: {dup}")
@@ -418,7 +448,7 @@ def _plan(model, tokenizer, source, spec):
 @spec_signature
 def layer_profile(
     model, tokenizer,              # from `models.load_model`
-    source,                        # a data.TextSource, an iterable of documents, or a list/dict of named sources
+    source,                        # a data.TextSource, an iterable of documents (one str: one document), or a list/dict of named sources
     spec:ProfileSpec=None,         # what to measure and how (default ProfileSpec()); keyword options override its fields
     model_name:str=None,           # recorded in the rows (default: the model's name_or_path)
     revision:str=None,             # recorded in the rows
@@ -525,7 +555,7 @@ def layer_profile(
 # %% ../nbs/06_hidden.ipynb #e3a560df
 def outlier_tokens(
     model, tokenizer,              # from `models.load_model`
-    source,                        # a data.TextSource, an iterable of documents, or a list/dict of named sources
+    source,                        # a data.TextSource, an iterable of documents (one str: one document), or a list/dict of named sources
     spec:ProfileSpec=None,         # the profile's windows, position policies, layers and outlier_factor
     model_name:str=None,           # recorded in the rows
     progress:bool=None,            # progress bar over forward passes (None: `auto_progress`, in a notebook or a terminal)
@@ -573,15 +603,15 @@ def _outlier_frame(rows, model_name, factor) -> pd.DataFrame:
 # %% ../nbs/06_hidden.ipynb #1930ebb3
 def layer_vectors(
     model, tokenizer,              # from `models.load_model`
-    source,                        # a data.TextSource or an iterable of documents (one source)
+    source,                        # a data.TextSource or an iterable of documents (one source; one str: one document)
     layer,                         # an entry (0 = embeddings; negative counts from the end), or a list of entries
     spec:ProfileSpec=None,         # the profile's windows and policies (one value per policy)
     progress:bool=None,            # progress bar over forward passes (None: `auto_progress`, in a notebook or a terminal)
     **options,                     # ProfileSpec fields, e.g. n_tokens=16384, first="keep"
 ):
     "The float32 vectors (n_tokens, d) that `layer_profile` under `spec` measures at a layer ({layer: vectors} for a list), one pass stopped after the deepest."
-    many = not isinstance(layer, (int, np.integer))
-    spec = profile_spec(spec, **{**options, "layers": tuple(layer) if many else (layer,)})
+    many = isinstance(layer, (list, tuple, range, set, frozenset)) or getattr(layer, "ndim", 0) > 0
+    spec = profile_spec(spec, **{**options, "layers": _layer_list(layer, "layer")})
     several = [k for k in POLICIES if len(spec.values(k)) > 1]
     if several: raise ValueError(f"layer_vectors takes one value of each policy; {several} have {[spec.values(k) for k in several]}")
     if len(_as_sources(source)) > 1: raise ValueError("layer_vectors takes one text source; call it once per source")
