@@ -24,12 +24,13 @@ from .figures import TASKS, SLOW_TASKS
 from .localhub import LocalHub, hub_tasks, rehearse
 from .plan import PlanError, check_plan, print_plan, sweep_plan, plan as make_plan, BANDWIDTH
 from .runtime import runtime_text
+from .notebook import one_line_errors
 
 # %% auto #0
 __all__ = ['DEMO_METRICS', 'METAVARS', 'MODEL_WORDS', 'SERIES_WORDS', 'TASK_WORDS', 'TABLE_FORMATS', 'FIGURE_FORMATS',
            'SPEC_WORDS', 'demo_clouds', 'demo_table', 'OnOff', 'in_words', 'cache_words', 'offline_models', 'demo',
-           'sol_reproduce', 'door', 'checked', 'table_path', 'write_table', 'read_table', 'figure_path', 'save_figure',
-           'spec_options', 'spec_from_options', 'sol_profile', 'sol_compare', 'sol_sweep', 'sol_verify']
+           'sol_reproduce', 'door', 'checked', 'placement', 'table_path', 'write_table', 'read_table', 'figure_path',
+           'save_figure', 'spec_options', 'spec_from_options', 'sol_profile', 'sol_compare', 'sol_sweep', 'sol_verify']
 
 # %% ../nbs/12_cli.ipynb #29d0e078
 def demo_clouds(n:int=8192, D:int=256, seed:int=0) -> dict:
@@ -158,6 +159,7 @@ TASK_WORDS = (f"comma-separated task names (default: {','.join(t.name for t in T
 @call_parse
 @in_words(cache_words("The results (--cache), trained runs, downloads and converted offline models"),
           config="NAME", out="DIR", tasks="NAMES", cache="DIR", bandwidth="MB/S")
+@one_line_errors
 def sol_reproduce(
     config:str="offline",   # offline (CPU, no network), quick (CI), paper (GPU runtime with Hub access), or rehearsal (paper's configurations, stand-ins on a local Hub)
     quick:bool=False,       # the same as --config quick
@@ -174,6 +176,7 @@ def sol_reproduce(
     if demo_only: return demo(out or "figures", quick=quick)
     if quick and config not in ("offline", "quick"): raise ValueError(f"--quick and --config {config} contradict each other")
     names = [t for t in tasks.split(",") if t] if tasks else None
+    if bandwidth is not None and not bandwidth > 0: raise ValueError(f"--bandwidth must be a positive number of MB/s; got {bandwidth}")
     rate = bandwidth * 1e6 if bandwidth else None
     if config != "rehearsal": door(names or TASKS, "quick" if quick else config)
     if config == "rehearsal":
@@ -190,10 +193,8 @@ def sol_reproduce(
 
 # %% ../nbs/12_cli.ipynb #4c9514aa
 def door(tasks, config:str):
-    "Every task known and with the configuration, before any work: else exit with one line naming what to pass."
-    try:
-        for task in tasks: get_task(task).config(config)
-    except ValueError as e: sys.exit(f"sol-reproduce: {e}")
+    "Every task known and with the configuration, before any work: else a ValueError naming what to pass (one line from the shell)."
+    for task in tasks: get_task(task).config(config)
 
 def checked(planned:pd.DataFrame, show:bool=True) -> pd.DataFrame:
     "A plan checked against this machine (printed first when `show`); a machine too small exits with the plan's reasons."
@@ -202,6 +203,22 @@ def checked(planned:pd.DataFrame, show:bool=True) -> pd.DataFrame:
     except PlanError as e: sys.exit(f"this machine cannot run the plan:\n{e}")
     if show: print("this machine has the GPU memory, disk and host memory the plan needs")
     return planned
+
+# %% ../nbs/12_cli.ipynb #01c0637d
+def placement(dtype:str=None, device:str=None, here:bool=True) -> tuple:
+    "`--dtype` and `--device` checked before any work: a torch dtype's name, a device torch knows (and, `here`, this machine has)."
+    if dtype is not None and not isinstance(getattr(torch, str(dtype).removeprefix("torch."), None), torch.dtype):
+        raise ValueError(f"--dtype {dtype!r} is not a torch dtype; use e.g. float32, bfloat16 or float16")
+    if device is None: return dtype, device
+    try: where = torch.device(device)
+    except (RuntimeError, TypeError): raise ValueError(f"--device {device!r} is not a device; use e.g. cpu, cuda or cuda:1") from None
+    if here and where.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"--device {device}: this machine has no GPU that torch can use; leave --device out to run on the CPU")
+    if here and where.type == "cuda" and (where.index or 0) >= torch.cuda.device_count():
+        raise ValueError(f"--device {device}: this machine has {torch.cuda.device_count()} GPU(s), cuda:0 to cuda:{torch.cuda.device_count() - 1}")
+    if here and where.type == "mps" and not torch.backends.mps.is_available():
+        raise ValueError(f"--device {device}: this machine has no Apple GPU; leave --device out to run on the CPU")
+    return dtype, device
 
 # %% ../nbs/12_cli.ipynb #615df74d
 TABLE_FORMATS = (".csv", ".parquet")
@@ -226,10 +243,15 @@ def write_table(df:pd.DataFrame, out) -> Path:
 FIGURE_FORMATS = (".png", ".pdf", ".svg")
 
 def read_table(path) -> pd.DataFrame:
-    "A table written by `write_table` (.csv or .parquet), with an error that names a missing or unreadable file."
+    "A table written by `write_table` (.csv or .parquet), with an error that names a missing, unreadable or cut-short file."
     path = Path(path)
     if not path.is_file(): raise FileNotFoundError(f"no such table: {path}")
     if path.suffix.lower() not in TABLE_FORMATS: raise ValueError(f"{path} is not a .csv or .parquet table")
+    if path.suffix.lower() == ".csv" and path.stat().st_size:
+        with open(path, "rb") as f: f.seek(-1, os.SEEK_END); last = f.read(1)
+        if last not in (b"\n", b"\r"):
+            raise ValueError(f"the table {path} is damaged: it ends in the middle of a line (cut short?); write it again, "
+                             "or end its last line if the file is whole")
     try: return pd.read_parquet(path) if path.suffix.lower() == ".parquet" else pd.read_csv(path)
     except Exception as e: raise ValueError(f"cannot read the table {path}: {type(e).__name__}: {e}") from None
 
@@ -304,6 +326,7 @@ def spec_from_options(**options) -> ProfileSpec:
 
 @call_parse
 @in_words(cache_words("Downloads (enwik8) and the offline models, converted once,"), out="OUT")
+@one_line_errors
 @spec_options(source_tokens=20_000_000)
 def sol_profile(
     model:Annotated[str, MODEL_WORDS],
@@ -317,9 +340,10 @@ def sol_profile(
 ):
     "Profile every layer of MODEL on a text source and write one row per layer and metric, and its figure."
     table_path(out)                                  # a name we cannot write fails before the model is loaded
-    spec = spec_from_options(**options)
+    spec, sources = spec_from_options(**options), text_sources(source)   # a bad option or a missing file fails here too
+    placement(dtype, device)
     m, tok, _ = load_model(model, revision=revision, dtype=dtype, device=device)
-    df = layer_profile(m, tok, text_sources(source), spec, model_name=model, revision=revision, progress=True)
+    df = layer_profile(m, tok, sources, spec, model_name=model, revision=revision, progress=True)
     path = write_table(df, out)
     with pd.option_context("display.width", 120, "display.precision", 4):
         print(df.pivot_table(index=["source", "special", "first", "outliers", "layer"], columns="metric", values="value").to_string())
@@ -328,6 +352,7 @@ def sol_profile(
 
 @call_parse
 @in_words(tables="TABLE", labels="NAMES", title="TEXT")
+@one_line_errors
 def sol_compare(
     *tables:str,                # profile tables (.csv or .parquet) from sol-profile, sol-sweep --out or layer_profile
     out:str="compare.png",      # the figure (.png, .pdf or .svg)
@@ -341,7 +366,10 @@ def sol_compare(
     figure_path(out)                                 # a name we cannot write fails before the tables are read
     names = [x for x in labels.split(",")] if labels else [Path(t).stem for t in tables]
     if len(names) != len(tables): raise ValueError(f"--labels names {len(names)} tables; {len(tables)} were given")
-    fig = profile_figure([read_table(t) for t in tables], labels=names, depth=depth, title=title or "Layer profiles compared",
+    read = [read_table(t) for t in tables]
+    for t, table in zip(tables, read):
+        if table.empty: raise ValueError(f"the table {t} has no rows: nothing to draw")
+    fig = profile_figure(read, labels=names, depth=depth, title=title or "Layer profiles compared",
                          metrics=[m for m in metrics.split(",") if m] if metrics else None)
     print(f"drew {save_figure(fig, out)} from {len(tables)} table(s)")
 
@@ -349,6 +377,7 @@ def sol_compare(
 @call_parse
 @in_words(f"The offline models ({', '.join(OFFLINE_NAMES)}) have no training checkpoints: sol-profile measures them. "
           + cache_words("Downloads (enwik8)"), series_name="SERIES", executor="NAME")
+@one_line_errors
 @spec_options(source_tokens=20_000_000)
 def sol_sweep(
     series_name:Annotated[str, SERIES_WORDS],
@@ -367,6 +396,7 @@ def sol_sweep(
     "Profile every layer of every checkpoint of a series into a resumable results store."
     if executor not in ("local", "ray"): raise ValueError(f"--executor must be local or ray; got {executor!r}")
     if out: table_path(out)
+    placement(dtype, device, here=executor == "local")
     spec = spec_from_options(**options)
     cks = series(series_name, steps)
     m = profile_measure(text_sources(source), spec, dtype=dtype, device=device)
@@ -382,6 +412,7 @@ def sol_sweep(
 
 @call_parse
 @in_words(series_name="SERIES")
+@one_line_errors
 def sol_verify(
     series_name:Annotated[str, SERIES_WORDS],
     steps:str=None,             # comma-separated steps to keep (default: all of the series)

@@ -6,19 +6,23 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/notebook.html.md"""
 
 # %% ../nbs/11e_notebook.ipynb #f6657a50
 from __future__ import annotations
-import json, os, subprocess, sys, time
+import functools, inspect, json, os, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Annotated
 import pandas as pd
 from fastcore.script import call_parse
 from .reproduce import Task, get_task, run_task, save_tables, load_tables, figures_dir
 from .localhub import rehearse
 from .plan import plan, check_plan, PlanError
 from .runtime import runtime_text
+from .checks import integer
+from .checkpoints import SweepError
 
 # %% auto #0
-__all__ = ['CONFIGS', 'COLAB_MARK', 'NotebookError', 'check_config', 'stored', 'recorded_seconds', 'cost_text', 'prepare',
-           'colab_cell', 'run_all', 'notebooks', 'sol_runall']
+__all__ = ['CONFIGS', 'COLAB_MARK', 'USER_ERRORS', 'DEBUG_WORDS', 'NotebookError', 'check_config', 'stored', 'recorded_seconds',
+           'cost_text', 'prepare', 'colab_cell', 'run_all', 'error_line', 'debugging', 'one_line_errors', 'notebooks',
+           'sol_runall']
 
 # %% ../nbs/11e_notebook.ipynb #1c4ac088
 CONFIGS = ("offline", "quick", "rehearsal", "paper")
@@ -123,6 +127,44 @@ def run_all(path, timeout:int=600, out=None) -> dict:
                 first_error=f"cell {errors[0][0]}: {errors[0][1].ename}: {errors[0][1].evalue}"[:300] if errors else "",
                 warnings=len(noise), first_warning=next(l for l in noise[0].splitlines() if "Warning" in l).strip()[:300] if noise else "")
 
+# %% ../nbs/11e_notebook.ipynb #2b64be9e
+USER_ERRORS = (ValueError, TypeError, KeyError, OSError, ImportError, PlanError, SweepError)   # what a user's input causes
+DEBUG_WORDS = "show the Python traceback of an error instead of one line (also: SOL_DEBUG=1)"
+
+# %% ../nbs/11e_notebook.ipynb #4f38dab7
+def error_line(command:str, error:BaseException) -> tuple:
+    "The one line `error` ends the shell `command` with, and its exit status: 2 for a user's error (`USER_ERRORS`), 1 for a bug."
+    said = error.args[0] if isinstance(error, KeyError) and len(error.args) == 1 and isinstance(error.args[0], str) else str(error)
+    lines = [line.strip() for line in said.splitlines() if line.strip()] or [type(error).__name__]
+    said = lines[0] + "".join(("; ", " ")[a[-1] in ":;,."] + b for a, b in zip(lines, lines[1:]))   # its lines as clauses
+    if isinstance(error, USER_ERRORS): return f"{command}: {said}", 2
+    return (f"{command}: internal error, not caused by what you typed ({type(error).__name__}: {said}); "
+            "rerun with --debug for the traceback and report it"), 1
+
+# %% ../nbs/11e_notebook.ipynb #9bfd7516
+def debugging(debug:bool=False) -> bool:
+    "Whether a command shows tracebacks instead of one line: `debug` (--debug), or $SOL_DEBUG set and not 0 / false / no / off."
+    return bool(debug) or os.environ.get("SOL_DEBUG", "").strip().lower() not in ("", "0", "false", "no", "off")
+
+# %% ../nbs/11e_notebook.ipynb #a1fd256a
+def one_line_errors(func):
+    "Decorator under `call_parse`: from the shell an error ends the command in one line and its status (`error_line`); --debug, SOL_DEBUG=1 or a call from Python raise it."
+    name = func.__name__.replace("_", "-")
+    @functools.wraps(func)
+    def command(*args, debug:bool=None, **kwargs):
+        if debug is None or debugging(debug): return func(*args, **kwargs)
+        try: return func(*args, **kwargs)
+        except Exception as e:
+            line, status = error_line(name, e)
+            print(line, file=sys.stderr, flush=True)
+            raise SystemExit(status) from None
+    sig = inspect.signature(func, eval_str=True)
+    params = list(sig.parameters.values())
+    at = len(params) - (bool(params) and params[-1].kind is inspect.Parameter.VAR_KEYWORD)   # before **options
+    params.insert(at, inspect.Parameter("debug", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[bool, DEBUG_WORDS]))
+    command.__signature__ = sig.replace(parameters=params)
+    return command
+
 # %% ../nbs/11e_notebook.ipynb #cb6802a4
 def notebooks(paths) -> list:
     "The notebooks named: files as given, folders as their *.ipynb (sorted), checkpoints left out."
@@ -135,6 +177,7 @@ def notebooks(paths) -> list:
 
 # %% ../nbs/11e_notebook.ipynb #aa938aad
 @call_parse
+@one_line_errors
 def sol_runall(
     *paths:str,             # notebooks, or folders of them (e.g. nbs/figures)
     out:str=None,           # write the executed notebooks (with their outputs) to this folder
@@ -142,8 +185,11 @@ def sol_runall(
     workers:int=2,          # kernels at once
 ):
     "Run All on notebooks as Jupyter does (every cell, a fresh kernel each, from the notebook's folder); exit 1 on any error cell."
+    timeout, workers = integer(timeout, "--timeout", minimum=1), integer(workers, "--workers", minimum=1)
+    if out and Path(out).exists() and not Path(out).is_dir(): raise ValueError(f"--out {out} is a file; name a folder for the executed notebooks")
     found = notebooks(paths or ["nbs/figures"])
-    with ThreadPoolExecutor(max(1, workers)) as pool:
+    if not found: raise FileNotFoundError(f"no notebooks in {', '.join(paths or ['nbs/figures'])}")
+    with ThreadPoolExecutor(workers) as pool:
         records = list(pool.map(lambda p: run_all(p, timeout, out), found))
     table = pd.DataFrame(records)
     with pd.option_context("display.width", 250, "display.max_colwidth", 120):
