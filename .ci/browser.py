@@ -60,7 +60,8 @@ def jupyterlab(root: Path, log: Path):
         (docs / "plugin.jupyterlab-settings").write_text(json.dumps({"autosave": False}))   # nothing written unasked
         news = Path(home, "settings", "@jupyterlab", "apputils-extension"); news.mkdir(parents=True)
         (news / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-        env = dict(os.environ, JUPYTER_CONFIG_DIR=str(Path(home, "config")), JUPYTER_RUNTIME_DIR=str(Path(home, "runtime")),
+        env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}    # a reader's kernel draws inline (CI sets Agg)
+        env.update(JUPYTER_CONFIG_DIR=str(Path(home, "config")), JUPYTER_RUNTIME_DIR=str(Path(home, "runtime")),
                    JUPYTERLAB_SETTINGS_DIR=str(Path(home, "settings")), JUPYTERLAB_WORKSPACES_DIR=str(Path(home, "ws")))
         cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
                f"--ServerApp.root_dir={root}", f"--IdentityProvider.token={token}", "--ServerApp.open_browser=False",
