@@ -151,15 +151,13 @@ def lab_run_all(page, base: str, token: str, notebook: Path, shots: Path, timeou
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         page.wait_for_timeout(1000)
-        while time.time() - start < timeout:          # done: no cell waiting or running ([*]) and the kernel idle, twice
-            busy = page.evaluate("""() => Array.from(document.querySelectorAll('.jp-Notebook .jp-InputPrompt'))
-                                     .some(p => p.textContent.includes('*'))""")
-            idle = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count() > 0
-            if not busy and idle:
+        def settled() -> bool:                        # no cell waiting or running ([*]) and the kernel idle
+            busy = page.evaluate("() => Array.from(document.querySelectorAll('.jp-Notebook .jp-InputPrompt')).some(p => p.textContent.includes('*'))")
+            return not busy and page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count() > 0
+        while time.time() - start < timeout:          # settled twice, 1.5 s apart: the next cell had its chance to start
+            if settled():
                 page.wait_for_timeout(1500)
-                if page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count() and not page.evaluate(
-                        "() => Array.from(document.querySelectorAll('.jp-Notebook .jp-InputPrompt')).some(p => p.textContent.includes('*'))"):
-                    break
+                if settled(): break
             page.wait_for_timeout(500)
         seconds = time.time() - start
         page.keyboard.press("Control+s"); page.wait_for_timeout(1500)
@@ -222,6 +220,8 @@ def main(argv=None) -> int:
     parser.add_argument("--shots", default="_screenshots", help="folder for the screenshots (ignored by git)")
     args = parser.parse_args(argv)
     executed, docs, shots = ROOT / args.executed, ROOT / args.docs, ROOT / args.shots
+    if not executed.resolve().is_relative_to(ROOT):   # JupyterLab serves the repository: the copies must be inside it
+        print(f"browser check: --executed {args.executed} is outside the repository {ROOT}; copy it inside", file=sys.stderr); return 2
     shots.mkdir(parents=True, exist_ok=True)
     chromium = os.environ.get("SOL_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     try:
