@@ -172,8 +172,10 @@ def lab_run_all(page, base: str, token: str, notebook: Path, shots: Path, timeou
         ran = sum(c.get("execution_count") is not None for c in code)
         return seconds, errors, images, ran, len(code)
     finally:
-        copy.unlink(missing_ok=True)
-        copy.with_name(f".~{copy.name}").unlink(missing_ok=True)
+        for leftover in (copy, copy.with_name(f".~{copy.name}"),          # the copy, and what saving it in JupyterLab left
+                         copy.parent / ".ipynb_checkpoints" / f"{copy.stem}-checkpoint.ipynb"):
+            leftover.unlink(missing_ok=True)
+        with contextlib.suppress(OSError): (copy.parent / ".ipynb_checkpoints").rmdir()     # only when it is empty
 
 
 def crawl_docs(page, base: str, shots: Path, limit: int = 400) -> tuple:

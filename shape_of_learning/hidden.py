@@ -634,8 +634,7 @@ def profile_lines(df:pd.DataFrame) -> list:
     return [k for k in LINE_KEYS if k in df and df[k].astype(str).nunique() > 1]
 
 # %% ../nbs/06_hidden.ipynb #5e0c1a77
-PROFILE_WORDS = {"anisotropy_uncentered": "anisotropy (uncentered SVD)", "mle": "ID (MLE, Levina-Bickel)",
-                 "special drop": "special tokens dropped", "special keep": "special tokens kept", "outliers drop": "outliers dropped"}
+PROFILE_WORDS = {"outliers drop": "outliers dropped"}   # style.LABELS names the offline factor (10x); here it is a parameter
 
 def words(name) -> str:
     "A metric or policy of a profile in words: `PROFILE_WORDS`, else `style.label`."

@@ -148,6 +148,12 @@ LABELS = {
     "first keep": "first position kept", "first drop": "first position dropped",
     # subspace fine-tuning
     "did": "DID", "said": "SAID", "full": "full fine-tuning", "target": "90% of full fine-tuning",
+    # metrics and policies of a profile beyond the paper figures' (hidden.profile_figure)
+    "anisotropy_uncentered": "anisotropy (uncentered SVD)", "mle": "ID (MLE, Levina-Bickel)",
+    "special drop": "special tokens dropped", "special keep": "special tokens kept",
+    # labelled text sets (probes)
+    "polarity": "polarity sentences", "wiki-topics": "Wikipedia summaries by topic", "SST2": "SST-2 sentences",
+    "TREC": "TREC questions",
     # text sources
     "wikipedia-sample": "Wikipedia sample", "wiki": "Wikipedia sample", "wiki-summaries": "Wikipedia summaries",
     "all": "both sources pooled", "enwik8": "enwik8",

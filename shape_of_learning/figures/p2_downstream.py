@@ -24,11 +24,10 @@ from ..weights import partition_isotropy, unembedding_matrix
 from .training import run_checkpoints, missing_of, missing_notes, coverage
 
 # %% auto #0
-__all__ = ['PROBE_CONFIGS', 'PROBES', 'SET_WORDS', 'OFFLINE_SETS', 'PAPER_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES',
-           'ProbeConfig', 'compute_probes', 'set_label', 'legend_columns', 'task_panels', 'plot_probes', 'ProbeSet',
-           'ProbeSeriesConfig', 'series_rows', 'texts_fingerprint', 'series_measure', 'series_sweeps',
-           'compute_probe_series', 'series_correlations', 'plot_probe_series', 'probe_series_findings',
-           'probe_findings']
+__all__ = ['PROBE_CONFIGS', 'PROBES', 'OFFLINE_SETS', 'PAPER_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES', 'ProbeConfig',
+           'compute_probes', 'legend_columns', 'task_panels', 'plot_probes', 'ProbeSet', 'ProbeSeriesConfig',
+           'series_rows', 'texts_fingerprint', 'series_measure', 'series_sweeps', 'compute_probe_series',
+           'series_correlations', 'plot_probe_series', 'probe_series_findings', 'probe_findings']
 
 # %% ../../nbs/figures/p2_downstream.ipynb #43a0901d
 @dataclass(frozen=True)
@@ -69,14 +68,6 @@ def compute_probes(cfg, progress=False, cache=None) -> dict:
 PROBES = register(Task("probes", "P2 downstream", ("probes",), ("probes",), PROBE_CONFIGS, compute_probes,
                        lambda t, cfg: {"probes": plot_probes(t, cfg)}, lambda t: probe_findings(t), version=2))   # 2: Newton for small probes
 
-# %% ../../nbs/figures/p2_downstream.ipynb #adce9fcd
-SET_WORDS = {"polarity": "polarity sentences", "wiki-topics": "Wikipedia summaries by topic", "SST2": "SST-2 sentences",
-             "TREC": "TREC questions"}
-
-def set_label(name) -> str:
-    "A labelled text set in words (`SET_WORDS`), else `style.label`'s words for it."
-    return SET_WORDS.get(name, label(name))
-
 # %% ../../nbs/figures/p2_downstream.ipynb #3b39d4ef
 def legend_columns(fig, labels) -> int:
     "The most legend columns of `labels` that fit across `fig` at 7 pt, filled column by column as matplotlib fills them (about 0.55 em a character, 0.45 in a column for its handle and gaps; at least 1)."
@@ -112,7 +103,7 @@ def plot_probes(t, cfg, axes=None):
             ax.errorbar(g.layer / g.layer.max(), g.value, yerr=g["std"], marker=mark[model], ms=2.5, lw=0.9, elinewidth=0.5,
                         capsize=1.2, capthick=0.5, color=col[model], label=f"{label(model)} ({g.kind.iloc[0]}, {len(g)} layer outputs)")
         ax.axhline(1 / g0.n_classes.iloc[0], color=GREY, ls=":", lw=0.8)
-        ax.set(title=f"{set_label(task)}: {g0.n_texts.iloc[0]} texts, {g0.n_classes.iloc[0]} classes", xlabel=label("depth"),
+        ax.set(title=f"{label(task)}: {g0.n_texts.iloc[0]} texts, {g0.n_classes.iloc[0]} classes", xlabel=label("depth"),
                ylim=(0, 1.02))
         if fig is None or ax.get_subplotspec().is_first_col(): ax.set_ylabel("held-out probe accuracy")
     handles, labels = axes[0].get_legend_handles_labels()
@@ -253,7 +244,7 @@ def plot_probe_series(t, cfg, axes=None):
             ax.plot(x[:1], g.value.iloc[:1], "s", ms=6, mfc="none", mew=0.8, color=col[model])
         g0 = acc[acc.task == task].iloc[0]
         ax.axhline(1 / g0.n_classes, color=GREY, ls=":", lw=0.8)
-        ax.set(xlabel="isotropy I(W) of the unembedding", title=f"{set_label(task)}: {int(g0.n_texts)} texts, {int(g0.n_classes)} classes")
+        ax.set(xlabel="isotropy I(W) of the unembedding", title=f"{label(task)}: {int(g0.n_texts)} texts, {int(g0.n_classes)} classes")
         last = " (the last)" if getattr(cfg, "layer", None) == -1 else ""
         if fig is None or ax.get_subplotspec().is_first_col(): ax.set_ylabel(f"{label('accuracy')}, layer {int(g0.layer)}{last}")
     handles, labels = axes[0].get_legend_handles_labels()
