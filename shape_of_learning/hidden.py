@@ -21,8 +21,8 @@ from .checks import integer
 __all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'PROFILE_WORDS', 'eval_mode', 'LayerStates', 'layer_names',
            'block_list', 'layer_states', 'Metric', 'get_metrics', 'ProfileSpec', 'profile_spec', 'spec_signature',
            'special_affixes', 'window_inputs', 'memory_budget', 'outlier_mask', 'metric_rows', 'cached_windows',
-           'auto_progress', 'layer_profile', 'outlier_tokens', 'layer_vectors', 'profile_lines', 'words', 'line_name',
-           'profile_figure']
+           'special_inside', 'window_masks', 'auto_progress', 'model_positions', 'layer_profile', 'outlier_tokens',
+           'layer_vectors', 'profile_lines', 'words', 'line_name', 'profile_figure']
 
 # %% ../nbs/06_hidden.ipynb #7dcef8d4
 @contextmanager
@@ -345,6 +345,20 @@ def cached_windows(docs, tokenizer, window:int, n_windows:int, seed:int, source_
         _WINDOWS[key] = ids
     return ids
 
+# %% ../nbs/06_hidden.ipynb #e02a0cfa
+def special_inside(tokenizer) -> torch.Tensor:
+    "The ids of the tokenizer's special tokens, except the unknown token: what `special='drop'` removes from inside the text."
+    ids = set(getattr(tokenizer, "all_special_ids", None) or []) - {getattr(tokenizer, "unk_token_id", None)}
+    return torch.tensor(sorted(ids), dtype=torch.long)
+
+def window_masks(ids_all, keeps, inner, n_pre, window) -> dict:
+    "Each position policy's kept positions of every window: its template mask, less the text's special tokens under special='drop'."
+    text = slice(n_pre, n_pre + window)
+    spelled = torch.zeros_like(ids_all, dtype=torch.bool)
+    if len(inner): spelled[:, text] = torch.isin(ids_all[:, text], inner)
+    return {(special, first): keep.expand(len(ids_all), -1) & ~spelled if special == "drop" else keep.expand(len(ids_all), -1).clone()
+            for (special, first), keep in keeps.items()}
+
 # %% ../nbs/06_hidden.ipynb #b1e4d7a0
 def auto_progress(progress=None) -> bool:
     "`progress` as given; None: True in a Jupyter kernel or when stderr is a terminal, else False."
@@ -354,11 +368,11 @@ def auto_progress(progress=None) -> bool:
 
 
 # %% ../nbs/06_hidden.ipynb #ea2bc2c7
-def _forward_chunks(model, ids_all, keeps, n_tokens, forward_batch, layers, progress, desc):
-    "Per forward batch: (layer names, {(layer, position policy): float32 CPU vectors}), until every policy has n_tokens."
+def _forward_chunks(model, ids_all, masks, n_tokens, forward_batch, layers, progress, desc):
+    "Per forward batch: (layer names, {(layer, position policy): float32 CPU vectors}), until every policy has n_tokens; `masks` holds each policy's kept positions of every window."
     dev, d = next(model.parameters()).device, model.config.hidden_size
-    filled = {p: 0 for p in keeps}
-    kd = {p: k.to(dev) for p, k in keeps.items()}
+    filled = {p: 0 for p in masks}
+    kd = {p: k.to(dev) for p, k in masks.items()}
     starts = range(0, len(ids_all), forward_batch)
     if auto_progress(progress):
         from tqdm.auto import tqdm
@@ -368,9 +382,10 @@ def _forward_chunks(model, ids_all, keeps, n_tokens, forward_batch, layers, prog
         ls = layer_states(model, batch.to(dev), layers=layers)       # stops after the deepest of `layers`
         out = {}
         for p, k in kd.items():
-            take = min(n_tokens - filled[p], len(batch) * int(k.sum()))
+            kept = k[s:s + forward_batch]                               # this batch's windows
+            take = min(n_tokens - filled[p], int(kept.sum()))
             if take <= 0: continue
-            for l in layers: out[l, p] = ls.states[l][:, k].reshape(-1, d)[:take].float().cpu()
+            for l in layers: out[l, p] = ls.states[l][kept][:take].float().cpu()        # window by window, in order
             filled[p] += take
         yield ls.names, out
         if all(f >= n_tokens for f in filled.values()): break
@@ -410,6 +425,15 @@ class _Stream:
     def rows(self):
         return [dict(metric=m.name, value=self.acc[m.stream].value, std=0.0, n_batches=1) for m in self.metrics]
 
+# %% ../nbs/06_hidden.ipynb #6f6d9eee
+def model_positions(model) -> int | None:
+    "How many input positions `model` takes: max_position_embeddings less the padding offset of RoBERTa-style position ids (None: no limit)."
+    limit = getattr(model.config, "max_position_embeddings", None)
+    for name, module in model.named_modules():
+        if name.endswith("position_embeddings") and isinstance(module, torch.nn.Embedding) and module.padding_idx is not None:
+            return module.num_embeddings - module.padding_idx - 1      # ids padding_idx + 1 .. num_embeddings - 1
+    return limit
+
 # %% ../nbs/06_hidden.ipynb #f6979269
 def _layer_index(layers, n_layers) -> list:
     "Sorted, checked layer indices (negative ones from the end)."
@@ -419,16 +443,16 @@ def _layer_index(layers, n_layers) -> list:
     return sorted({l % n_layers for l in layers})
 
 def _plan(model, tokenizer, source, spec):
-    "Position policies, windows and measured layers of a profile: (keeps, plan, measured)."
+    "Position policies, windows and measured layers of a profile: (keeps, plan, measured); plan: (source, inputs, masks, token ids)."
     if tokenizer is None: raise ValueError("layer_profile needs the model's tokenizer; got None (load_model(..., tokenizer=True), "
                                            "or tokenizer='REPO or folder' for checkpoints that ship none)")
     sources = _as_sources(source)
     pre, post = special_affixes(tokenizer)
     window = spec.window
-    limit = getattr(model.config, "max_position_embeddings", None)
+    limit = model_positions(model)
     if limit and len(pre) + window + len(post) > limit:
         raise ValueError(f"windows of {window} tokens plus {len(pre) + len(post)} special tokens exceed the model's "
-                         f"{limit} positions (max_position_embeddings); use window <= {limit - len(pre) - len(post)}")
+                         f"{limit} positions; use window <= {limit - len(pre) - len(post)}")
     keeps = {}                                       # (special, first) -> positions of a window that count
     for special, first in product(spec.values("special"), spec.values("first")):
         keep = torch.ones(len(pre) + window + len(post), dtype=torch.bool)
@@ -436,12 +460,25 @@ def _plan(model, tokenizer, source, spec):
         if first == "drop": keep[0] = False
         if not keep.any(): raise ValueError(f"the position policy special={special!r}, first={first!r} leaves no token of a window")
         keeps[special, first] = keep
-    n_tokens = spec.n_tokens
+    n_tokens, inner = spec.n_tokens, special_inside(tokenizer)
     n_win = max(math.ceil(n_tokens / int(k.sum())) for k in keeps.values())   # one draw serves every position policy
-    plan = []                                        # (name, model inputs, {position policy: token id of every vector})
+    plan = []                                        # (name, model inputs, {policy: kept positions}, {policy: token ids})
     for name, docs in sources:
-        ids_all = cached_windows(docs, tokenizer, window, n_win, spec.seed, spec.source_tokens)
-        plan.append((name, ids_all, {p: ids_all[:, k].reshape(-1)[:n_tokens].numpy() for p, k in keeps.items()}))
+        wanted = n_win
+        while True:                                  # special tokens inside the text, dropped, may leave too few
+            try: ids_all = cached_windows(docs, tokenizer, window, wanted, spec.seed, spec.source_tokens)
+            except ValueError:                       # more windows than the source has: all of them
+                if wanted is None or wanted == n_win: raise
+                wanted, ids_all = None, cached_windows(docs, tokenizer, window, None, spec.seed, spec.source_tokens)
+            masks = window_masks(ids_all, keeps, inner, len(pre), window)
+            fewest = min(int(m.sum()) for m in masks.values())
+            if fewest >= n_tokens: break
+            if wanted is None:
+                raise ValueError(f"source {name!r}: its {len(ids_all)} windows of {window} tokens hold {fewest} tokens once the "
+                                 f"special tokens inside its text are dropped, fewer than n_tokens={n_tokens}; lower n_tokens "
+                                 "or pass special='keep'")
+            wanted = math.ceil(wanted * n_tokens / max(fewest, 1)) + 1
+        plan.append((name, ids_all, masks, {p: ids_all[m][:n_tokens].numpy() for p, m in masks.items()}))
     n_layers = model.config.num_hidden_layers + (2 if model_kind(model.config) == "decoder" else 1)   # see the table above
     return keeps, plan, _layer_index(spec.layers, n_layers)
 
@@ -462,9 +499,9 @@ def layer_profile(
     if name_outliers and stream:
         raise ValueError("name_outliers=True needs the stored vectors: pass stream=False (or a metric that needs them)")
     keeps, plan, measured = _plan(model, tokenizer, source, spec)
-    same = {p: next(q for q in keeps if torch.equal(keeps[q], k)) for p, k in keeps.items()}
+    same = {p: next(q for q in keeps if all(torch.equal(masks[q], masks[p]) for _, _, masks, _ in plan)) for p in keeps}
     own = {q: [p for p in keeps if same[p] == q] for q in dict.fromkeys(same.values())}   # policies keeping the same
-    collect = {q: keeps[q] for q in own}             # positions are collected and measured once, under the first of them
+    # positions are collected and measured once, under the first of the policies that keep them
     n_tokens = spec.n_tokens
     d, outs = model.config.hidden_size, spec.values("outliers")
     with_all = spec.pooled and len(plan) > 1
@@ -486,11 +523,11 @@ def layer_profile(
         combos = [(l, q, o) for l in layers for q in own for o in outs]
         if stream:
             total = {c: None for c in combos}
-            for name, ids_all, tok_ids in plan:
+            for name, ids_all, masks, tok_ids in plan:
                 acc = {(l, q, o): _Stream(spec.metrics, spec.batch_size, spec.outlier_factor, o == "drop") for l, q, o in combos}
                 at = {q: 0 for q in own}
-                for names, chunk in _forward_chunks(model, ids_all, collect, n_tokens, spec.forward_batch, layers, progress,
-                                                    f"{name}: {desc}"):
+                for names, chunk in _forward_chunks(model, ids_all, {q: masks[q] for q in own}, n_tokens, spec.forward_batch,
+                                                    layers, progress, f"{name}: {desc}"):
                     for q in own:
                         if (layers[0], q) not in chunk: continue
                         m = len(chunk[layers[0], q])
@@ -504,10 +541,10 @@ def layer_profile(
                 for l, q, o in combos: emit("all", q, o, l, names, total[l, q, o].rows(), total[l, q, o].n, total[l, q, o].n_out)
             continue
         kept = {c: [] for c in combos}
-        for name, ids_all, tok_ids in plan:
+        for name, ids_all, masks, tok_ids in plan:
             store, filled = {(l, q): torch.empty(n_tokens, d) for l in layers for q in own}, {q: 0 for q in own}
-            for names, chunk in _forward_chunks(model, ids_all, collect, n_tokens, spec.forward_batch, layers, progress,
-                                                f"{name}: {desc}"):
+            for names, chunk in _forward_chunks(model, ids_all, {q: masks[q] for q in own}, n_tokens, spec.forward_batch,
+                                                layers, progress, f"{name}: {desc}"):
                 for q in own:
                     if (layers[0], q) not in chunk: continue
                     m = len(chunk[layers[0], q])
@@ -520,7 +557,7 @@ def layer_profile(
                     out = outlier_mask(X, spec.outlier_factor, norms)
                     if name_outliers:
                         for p in own[q]:
-                            named += _outlier_rows(name, p, l, names[l], norms, keeps[p], ids_all, tokenizer, spec.outlier_factor)
+                            named += _outlier_rows(name, p, l, names[l], norms, masks[p], ids_all, tokenizer, spec.outlier_factor)
                     done = {}                # no vector flagged: dropping none measures the same points again
                     for o in outs:
                         drop = o == "drop" and bool(out.any())
@@ -565,8 +602,8 @@ def outlier_tokens(
     spec = profile_spec(spec, **options)
     keeps, plan, measured = _plan(model, tokenizer, source, spec)
     rows = []
-    for name, ids_all, _ in plan:
-        for p, k in keeps.items():
+    for name, ids_all, masks, _ in plan:
+        for p, k in masks.items():
             norms = {l: [] for l in measured}
             for names, chunk in _forward_chunks(model, ids_all, {p: k}, spec.n_tokens, spec.forward_batch, measured,
                                                 progress, f"{name}: outlier tokens"):
@@ -581,12 +618,12 @@ OUTLIER_COLUMNS = ["source", "special", "first", "layer", "layer_name", "window_
                    "ratio", "n_flagged", "n_vectors"]
 
 def _outlier_rows(source, policy, layer, layer_name, norms, keep, ids_all, tokenizer, factor) -> list:
-    "The flagged vectors among one layer's `norms`: vector j is position keep.nonzero()[j % m] of window j // m (m kept positions)."
-    kpos, med = keep.nonzero().flatten(), norms.median()
+    "The flagged vectors among one layer's `norms`: vector j is the j-th kept (window, position) of the mask `keep`."
+    kept, med = keep.nonzero(), norms.median()
     flagged = outlier_mask(None, factor, norms).nonzero().flatten().tolist()
     rows = []
     for j in flagged:
-        win, pos = j // len(kpos), int(kpos[j % len(kpos)])
+        win, pos = (int(i) for i in kept[j])
         tid = int(ids_all[win, pos])
         rows.append(dict(source=source, special=policy[0], first=policy[1], layer=layer, layer_name=layer_name,
                          window_index=win, position=pos, token_id=tid, token=tokenizer.convert_ids_to_tokens(tid),
@@ -616,7 +653,8 @@ def layer_vectors(
     if several: raise ValueError(f"layer_vectors takes one value of each policy; {several} have {[spec.values(k) for k in several]}")
     if len(_as_sources(source)) > 1: raise ValueError("layer_vectors takes one text source; call it once per source")
     keeps, plan, measured = _plan(model, tokenizer, source, spec)
-    (p, keep), (name, ids_all, _) = next(iter(keeps.items())), plan[0]
+    name, ids_all, masks, _ = plan[0]
+    (p, keep), = masks.items()
     parts = {l: [] for l in measured}
     for _, chunk in _forward_chunks(model, ids_all, {p: keep}, spec.n_tokens, spec.forward_batch, measured, progress,
                                     f"{name}: layers {measured[0]}-{measured[-1]}"):
