@@ -25,12 +25,12 @@ __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIG
            'FAILURE_COLUMNS', 'STALE_DOWNLOAD', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES',
            'MISSING_COLUMNS', 'Checkpoint', 'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints',
            'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series',
-           'series', 'job_key', 'atomic_write', 'ResultStore', 'lfs_sha256', 'weight_files', 'weights_fingerprint',
-           'hub_fingerprint', 'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'DamagedDownload',
-           'in_chain', 'transient', 'record_failure', 'clear_failure', 'failure_table', 'SweepError', 'out_of_memory',
-           'smaller_batches', 'disk_full', 'disk_full_error', 'check_download', 'clear_stale_downloads', 'Measure',
-           'profile_measure', 'measures', 'evict_checkpoint', 'tokenizer_key', 'in_hub_cache', 'run_job', 'sweep',
-           'job_done']
+           'series', 'job_key', 'atomic_write', 'ResultStore', 'read_rows', 'lfs_sha256', 'weight_files',
+           'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list',
+           'DamagedDownload', 'in_chain', 'transient', 'record_failure', 'clear_failure', 'failure_table', 'SweepError',
+           'out_of_memory', 'smaller_batches', 'disk_full', 'disk_full_error', 'check_download',
+           'clear_stale_downloads', 'Measure', 'profile_measure', 'measures', 'evict_checkpoint', 'tokenizer_key',
+           'in_hub_cache', 'run_job', 'sweep', 'job_done']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -260,11 +260,16 @@ class ResultStore:
         "All rows of the valid jobs among `keys` (default: every job), with the job hash as a column."
         frames = []
         for key in (self.keys() if keys is None else [k for k in keys if self.done(k)]):
-            frames.append(pd.read_csv(self.csv_path(key)).assign(job=_key_hash(key)))
+            frames.append(read_rows(self.csv_path(key)).assign(job=_key_hash(key)))
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     def __len__(self): return len(self.keys())
     def __repr__(self): return f"ResultStore({str(self.path)!r}, {len(self)} jobs)"
+
+# %% ../nbs/07_checkpoints.ipynb #32a6b034
+def read_rows(source) -> pd.DataFrame:
+    "A CSV this package wrote (a path or a buffer): only empty fields are missing, so text such as 'NA', 'null' or 'nan' stays text."
+    return pd.read_csv(source, keep_default_na=False, na_values=[""])
 
 # %% ../nbs/07_checkpoints.ipynb #878025b9
 def lfs_sha256(entry) -> str:
@@ -389,7 +394,7 @@ def verify_checkpoints(checkpoints, api=None, cache=None, progress:bool=False, e
         local = Path(ck.model).exists()
         key = job_key(kind="fingerprint", model=str(Path(ck.model).resolve()),
                       files=files_fingerprint(weight_files(ck.model))) if local and store is not None else None
-        if key is not None and store.done(key): fp = pd.read_csv(store.csv_path(key)).fingerprint.iloc[0]
+        if key is not None and store.done(key): fp = read_rows(store.csv_path(key)).fingerprint.iloc[0]
         else:
             try: fp = checkpoint_fingerprint(ck, api=api)
             except Exception as e:                   # `errors` given: {name: error} of the checkpoints left out, the rest go on
