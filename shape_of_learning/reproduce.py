@@ -14,7 +14,7 @@ from typing import ClassVar
 import pandas as pd
 import torch
 from .checkpoints import ResultStore, atomic_write, job_key
-from .data import sol_cache
+from .data import sol_cache, closest
 from .hidden import layer_profile
 from .models import load_model, dtype_name
 from .style import save, DPI
@@ -22,7 +22,7 @@ from .style import save, DPI
 # %% auto #0
 __all__ = ['REGISTRY', 'TaskConfig', 'Task', 'rehearsal_config', 'register', 'get_task', 'title', 'dtype_column',
            'profile_models', 'task_key', 'default_cache', 'forced_run', 'run_task', 'figures_dir', 'save_tables',
-           'load_tables', 'draw', 'Reproduction', 'reproduce']
+           'load_tables', 'draw', 'Reproduction', 'reproduce', 'table_manifest']
 
 # %% ../nbs/11_reproduce.ipynb #4e3be8a4
 @dataclass(frozen=True)
@@ -70,10 +70,13 @@ class Task:
             if config == "rehearsal" and "rehearsal" not in self.configs and "paper" in self.configs:
                 return rehearsal_config(self.configs["paper"])
             if config not in self.configs:
-                raise ValueError(f"task {self.name!r} has no config {config!r}; it has {sorted(self.configs)} (or pass one)")
+                names = [*self.configs, *(["rehearsal"] if "paper" in self.configs else [])]
+                near = closest(config, names)
+                raise ValueError(f"task {self.name!r} has no config {config!r}; {f'did you mean {near!r}? ' if near else ''}"
+                                 f"it has {sorted(names)} (or pass a TaskConfig)")
             return self.configs[config]
         if not isinstance(config, TaskConfig):
-            raise ValueError(f"config must be a name or a TaskConfig; got {type(config).__name__}")
+            raise TypeError(f"config must be a configuration name or a TaskConfig; got {config!r} ({type(config).__name__})")
         return config
 
 def rehearsal_config(paper:TaskConfig) -> TaskConfig:
@@ -92,8 +95,12 @@ def register(task:Task) -> Task:
 def get_task(task) -> Task:
     "A task from the registry by name, or the Task itself."
     if isinstance(task, Task): return task
+    if not isinstance(task, str):
+        raise TypeError(f"task must be a Task or the name of a registered one; got {task!r} ({type(task).__name__})")
     if task not in REGISTRY:
-        raise ValueError(f"unknown task {task!r}; registered: {sorted(REGISTRY)} (import shape_of_learning.figures for all)")
+        near = closest(task, REGISTRY)
+        raise ValueError(f"unknown task {task!r}; {f'did you mean {near!r}? ' if near else ''}registered: {sorted(REGISTRY)} "
+                         "(import shape_of_learning.figures for all)")
     return REGISTRY[task]
 
 def title(fig, text:str, about:str, size:int=9):
@@ -172,16 +179,42 @@ def figures_dir() -> Path:
         if (p / "pyproject.toml").is_file() and (p / "figures").is_dir(): return p / "figures"
     return Path("figures")
 
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean",
+               type(None): "null"}
+
+def _manifest_problem(m) -> str:
+    "What is wrong with the shape of a manifest's JSON (an object of {file: {rows, sha256[, seconds]}}), or None."
+    if not isinstance(m, dict): return f"it holds {_JSON_TYPES.get(type(m), type(m).__name__)}"
+    for f, e in m.items():
+        if not isinstance(e, dict): return f"the entry {f!r} is {e!r}, not an object"
+        lacks = [k for k in ("rows", "sha256") if k not in e]
+        if lacks: return f"the entry {f!r} lacks {', '.join(lacks)}"
+        if isinstance(e["rows"], bool) or not isinstance(e["rows"], int) or e["rows"] < 0:
+            return f"the entry {f!r} has rows {e['rows']!r}, not a count"
+        if not isinstance(e["sha256"], str) or len(e["sha256"]) != 64 or e["sha256"].strip("0123456789abcdef"):
+            return f"the entry {f!r} has sha256 {e['sha256']!r}, not 64 hex digits"
+        if "seconds" in e and (isinstance(e["seconds"], bool) or not isinstance(e["seconds"], (int, float))):
+            return f"the entry {f!r} has seconds {e['seconds']!r}, not a number"
+    return None
+
 def _manifest(d:Path, config:str) -> tuple:
-    "The manifest of OUT/data for one config: its path and {file: {rows, sha256}} (empty if absent)."
+    "The manifest of OUT/data for one config: its path and {file: {rows, sha256}} (empty if absent); a damaged one is named."
     p = d / f"{config}_manifest.json"
     if not p.is_file(): return p, {}
+    redo = f"remove it and rerun sol-reproduce --config {config} (tables come back from the cache)"
     try: m = json.loads(p.read_text(encoding="utf-8"))
-    except ValueError: raise ValueError(f"table manifest {p} is damaged (not UTF-8 JSON); rerun sol-reproduce --config {config}") from None
+    except ValueError: raise ValueError(f"table manifest {p} is damaged (not UTF-8 JSON); {redo}") from None
+    problem = _manifest_problem(m)
+    if problem: raise ValueError(f"table manifest {p} is not an object of {{file: {{rows, sha256}}}}: {problem}; {redo}")
     return p, m
 
 def save_tables(tables:dict, config:str, out=None, absent=(), seconds:float=None) -> list:
     "Write a task's tables to OUT/data/{config}_{table}.csv, each atomically, and record rows, hash and computing time in the manifest."
+    for t, df in tables.items():                       # all checked before anything is written
+        if not isinstance(df, pd.DataFrame): raise TypeError(f"table {t!r} must be a pandas DataFrame; got {type(df).__name__}")
+        if len(df.columns) == 0:
+            raise ValueError(f"table {t!r} has no columns: its CSV would be empty and unreadable; give it its columns "
+                             "(a table with columns and no rows is kept)")
     d = Path(out or figures_dir()) / "data"; d.mkdir(parents=True, exist_ok=True)
     path, m = _manifest(d, config)
     for t in absent:                                  # optional tables this run did not make: an older run's are stale
@@ -205,7 +238,9 @@ def _read_table(f:Path, entry:dict, config:str, task:str) -> pd.DataFrame:
     elif hashlib.sha256(data).hexdigest() != entry["sha256"]:
         raise ValueError(f"{f} is damaged or was edited: its content differs from the manifest's record ({entry['rows']} "
                          f"rows, sha256 {entry['sha256'][:12]}...); rerun `sol-reproduce --config {config} --tasks {task}`")
-    return pd.read_csv(io.BytesIO(data))             # the bytes just checked, not a second read
+    try: return pd.read_csv(io.BytesIO(data))        # the bytes just checked, not a second read
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{f} is empty (a table without columns); rerun `sol-reproduce --config {config} --tasks {task}`") from None
 
 def load_tables(task, config:str="offline", out=None) -> dict:
     "A task's tables as written by `save_tables`, each checked against the manifest (optional ones may be absent)."
@@ -244,9 +279,9 @@ class Reproduction:
 
 def reproduce(tasks, config="offline", out=None, cache=None, force=False, progress:bool=True,
               verbose:bool=True) -> Reproduction:
-    "Run tasks (Task objects or registered names) under a config name: tables to OUT/data/, figures to OUT/, a summary."
+    "Run tasks (Task objects or registered names, or one of them) under a config name: tables to OUT/data/, figures to OUT/, a summary."
     import matplotlib
-    tasks = [get_task(t) for t in tasks]
+    tasks = [get_task(t) for t in ([tasks] if isinstance(tasks, (str, Task)) else tasks)]   # one name is one task
     if not tasks: raise ValueError("no tasks to run")
     cfgs = {t.name: t.config(config) for t in tasks}          # every config is checked before anything runs
     local = [n for n, c in cfgs.items() if c.hub == "local"]
@@ -277,3 +312,8 @@ def reproduce(tasks, config="offline", out=None, cache=None, force=False, progre
     say(f"\nshape_of_learning, config {label!r}\n" + "".join(f"  {n}: {c.about}\n" for n, c in cfgs.items()))
     say(repr(res))
     return res
+
+# %% ../nbs/11_reproduce.ipynb #55c3b912
+def table_manifest(config:str, out=None) -> dict:
+    "{file: {rows, sha256[, seconds]}} of OUT/data/{config}_manifest.json ({} if absent); a damaged or misshapen one is a ValueError naming it."
+    return _manifest(Path(out or figures_dir()) / "data", config)[1]
