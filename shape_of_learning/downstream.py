@@ -14,6 +14,7 @@ import torch
 import warnings
 from .hidden import layer_states
 from .models import model_kind
+from .checks import integer
 
 # %% auto #0
 __all__ = ['NEWTON_MAX', 'layer_features', 'stratified_folds', 'standardize', 'fit_logistic', 'ProbeResult', 'probe_accuracy',
@@ -28,6 +29,25 @@ def _pad_id(tokenizer):
 
 def _check_choice(name, v, ok):
     if v not in ok: raise ValueError(f"{name} must be one of {ok}; got {v!r}")
+
+def _check_layers(layers):
+    "None, one integer layer index or a non-empty list of them (0.5 or True would silently pick another layer)."
+    if layers is None: return None
+    one = isinstance(layers, (int, np.integer)) and not isinstance(layers, bool)
+    if not one and (isinstance(layers, (str, bytes)) or not np.iterable(layers)):
+        raise TypeError(f"layers must be None, a layer index or a list of them; got {layers!r}")
+    out = [integer(l, "every entry of layers (a layer index; negative counts from the end)") for l in ([layers] if one else layers)]
+    if not out: raise ValueError("layers is empty: pass None for every layer, or the indices you want")
+    return out
+
+def _check_device(device):
+    "None, or a device that can hold a tensor here; else a ValueError naming it."
+    if device is None: return None
+    try: torch.empty(0, device=torch.device(device))
+    except (RuntimeError, TypeError, AssertionError) as e:
+        raise ValueError(f"device {device!r} cannot be used here ({str(e).splitlines()[0][:80]}); "
+                         "pass 'cpu', 'cuda' where a GPU is present, or None") from None
+    return device
 
 def _layer_index(layers, n_layers, names):
     if layers is None: return list(range(n_layers))
@@ -57,11 +77,16 @@ def layer_features(
 @torch.no_grad()
 def _features(model, tokenizer, texts, pooling, max_length, batch_size, special, layers, device, progress):
     if isinstance(texts, str): raise ValueError("texts must be a list of strings, not a single string")
+    if not isinstance(model, torch.nn.Module) or not hasattr(model, "config"):
+        raise TypeError(f"model must be a Hugging Face model (from models.load_model); got {type(model).__name__}")
+    if not callable(tokenizer): raise TypeError(f"tokenizer must be a Hugging Face tokenizer (from models.load_model); got {type(tokenizer).__name__}")
+    if not np.iterable(texts): raise TypeError(f"texts must be a list of strings; got {type(texts).__name__}")
     texts = list(texts)
     if not texts: raise ValueError("no texts")
     if not all(isinstance(t, str) for t in texts): raise ValueError("texts must all be strings")
     _check_choice("pooling", pooling, ("mean", "last")); _check_choice("special", special, ("drop", "keep"))
-    if max_length < 1 or batch_size < 1: raise ValueError("max_length and batch_size must be positive")
+    max_length, batch_size = integer(max_length, "max_length", 1), integer(batch_size, "batch_size", 1)
+    layers, device = _check_layers(layers), _check_device(device)
     model_kind(model.config)                        # unsupported model types fail here, by name
     if device is not None: model.to(device)
     dev = next(model.parameters()).device
@@ -105,11 +130,11 @@ def _features(model, tokenizer, texts, pooling, max_length, batch_size, special,
 # %% ../nbs/10_downstream.ipynb #af8b0a0f
 def stratified_folds(labels, folds:int=5, seed:int=0) -> np.ndarray:
     "Test-fold index of every sample, identical to sklearn's StratifiedKFold(folds, shuffle=True, random_state=seed)."
-    y = np.asarray(labels).ravel()
+    folds, seed = integer(folds, "folds", 2), integer(seed, "seed", 0, 2**32 - 1)
+    y = _labels(labels)
     _, first, inv = np.unique(y, return_index=True, return_inverse=True)
     enc = np.unique(first, return_inverse=True)[1][inv]          # classes numbered by first appearance
     counts = np.bincount(enc)
-    if folds < 2: raise ValueError(f"folds must be at least 2; got {folds}")
     if counts.min() < folds:
         raise ValueError(f"every class needs at least folds={folds} samples; the smallest class has {counts.min()}")
     srt = np.sort(enc)
@@ -121,10 +146,28 @@ def stratified_folds(labels, folds:int=5, seed:int=0) -> np.ndarray:
         out[enc == k] = f
     return out
 
+def _labels(labels, name="labels") -> np.ndarray:
+    "Class labels as a non-empty 1-D array (a column (n, 1) is flattened); any values but NaN."
+    y = np.asarray(labels)
+    if y.ndim == 0: raise TypeError(f"{name} must be a list or 1-D array of class labels, one per sample; got {labels!r}")
+    if y.ndim > 1 and sum(s > 1 for s in y.shape) > 1: raise ValueError(f"{name} must be 1-D (one label per sample); got shape {y.shape}")
+    y = y.ravel()
+    if not len(y): raise ValueError(f"{name} is empty")
+    if y.dtype.kind == "f" and np.isnan(y).any(): raise ValueError(f"{name} has NaN at {np.flatnonzero(np.isnan(y))[:5].tolist()}: drop those samples")
+    return y
+
+def _number(value, name, minimum=0.0, strict=False):
+    "A finite real number >= `minimum` (> with `strict`), else a ValueError naming `name`."
+    ok = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating)) and math.isfinite(value)
+    if not (ok and (value > minimum if strict else value >= minimum)):
+        raise ValueError(f"{name} must be a finite number {'>' if strict else '>='} {minimum:g}; got {value!r}")
+    return float(value)
+
 def _as_matrix(X, name="features"):
     X = X.detach().cpu().numpy() if isinstance(X, torch.Tensor) else np.asarray(X)
     if X.ndim != 2: raise ValueError(f"{name} must be 2-D (n_samples, d); got shape {X.shape}")
     if not np.issubdtype(X.dtype, np.number): raise ValueError(f"{name} must be numeric; got {X.dtype}")
+    if X.shape[0] < 1 or X.shape[1] < 1: raise ValueError(f"{name} has shape {X.shape}; need at least one row and one column")
     bad = ~np.isfinite(X).all(1)
     if bad.any(): raise ValueError(f"{name} has NaN/inf in {int(bad.sum())} row(s), e.g. row {int(np.flatnonzero(bad)[0])}")
     return X.astype(np.float64)
@@ -135,14 +178,25 @@ def standardize(train, *others):
     sd = np.where(sd > 10 * np.finfo(np.float64).eps * np.maximum(np.abs(mu), 1), sd, 1.0)
     return [(a - mu) / sd for a in (train, *others)]
 
+def _check_fit(l2, max_iter, tol, l2_min_strict=False):
+    "The stopping rule and penalty of a probe fit: l2 >= 0 (> 0 for `probe_accuracy`: the objective is then strictly convex), max_iter >= 1, tol >= 0."
+    _number(l2, "l2", 0.0, strict=l2_min_strict); integer(max_iter, "max_iter", 1); _number(tol, "tol")
+
 NEWTON_MAX = 512       # parameters (d + 1) K up to which `fit_logistic` takes Newton steps (the Hessian is then small)
 
 def fit_logistic(X, y, n_classes:int=None, l2:float=1e-3, max_iter:int=1000, tol:float=1e-9, device=None, solver:str="auto"):
     "Multinomial logistic regression, (1/n) sum CE + l2/2 |W|^2, by Newton (small) or L-BFGS: returns (W (K, d), b (K,), max |grad|)."
     _check_choice("solver", solver, ("auto", "newton", "lbfgs"))
-    X = torch.as_tensor(np.asarray(X, dtype=np.float64), device=device)
-    y = torch.as_tensor(np.asarray(y, dtype=np.int64), device=device)
-    K = n_classes or int(y.max()) + 1
+    X, y = _as_matrix(X, "X"), _labels(y, "y")
+    if len(y) != len(X): raise ValueError(f"X has {len(X)} rows but y has {len(y)} labels")
+    if y.dtype.kind not in "iufb" or (y.dtype.kind == "f" and not (y == np.round(y)).all()) or y.min() < 0:
+        raise ValueError(f"y must be class ids 0..K-1 (see probe_accuracy for any labels); got {np.unique(y)[:5].tolist()}")
+    K = int(y.max()) + 1 if n_classes is None else integer(n_classes, "n_classes", 2)
+    if K < 2: raise ValueError("y holds one class only: a probe needs at least 2 (pass n_classes=2 or more)")
+    if y.max() >= K: raise ValueError(f"y holds class id {int(y.max())} but n_classes={K}; pass n_classes > {int(y.max())}")
+    _check_fit(l2, max_iter, tol)
+    X = torch.as_tensor(X, device=_check_device(device))
+    y = torch.as_tensor(y.astype(np.int64), device=device)
     if solver == "newton" or (solver == "auto" and (X.shape[1] + 1) * K <= NEWTON_MAX):
         return _newton_logistic(X, y, K, l2, max_iter, tol)
     W = torch.zeros(X.shape[1], K, dtype=torch.float64, device=X.device, requires_grad=True)
@@ -186,6 +240,14 @@ def _newton_logistic(X, y, K:int, l2:float, max_iter:int, tol:float):
     G = Xb.T @ (P - Y) / n + l2 * penalised * theta
     return theta[:-1].T.cpu().numpy(), theta[-1].cpu().numpy(), float(G.abs().max())
 
+def _fold_ids(fold_ids, n) -> np.ndarray:
+    "Test-fold index per sample: n integers with at least two distinct folds (one fold leaves nothing to train on)."
+    f = np.asarray(fold_ids)
+    if f.ndim != 1 or len(f) != n: raise ValueError(f"fold_ids has {f.size} entries for {n} samples (shape {f.shape})")
+    if f.dtype.kind not in "iu": raise TypeError(f"fold_ids must be integer fold indices; got dtype {f.dtype}")
+    if len(np.unique(f)) < 2: raise ValueError(f"fold_ids holds one fold only ({f[0]}): every fold's training set would be empty")
+    return f
+
 @dataclass
 class ProbeResult:
     "Cross-validated probe accuracy: mean and population std over folds, and the per-fold values."
@@ -209,13 +271,12 @@ def probe_accuracy(
 ) -> ProbeResult:
     "Stratified k-fold accuracy of a multinomial logistic-regression probe on standardized features."
     X = _as_matrix(features)
-    y = np.asarray(labels).ravel()
+    y = _labels(labels)
     if len(y) != len(X): raise ValueError(f"{len(X)} feature rows but {len(y)} labels")
     classes, y = np.unique(y, return_inverse=True)
     if len(classes) < 2: raise ValueError(f"need at least 2 classes; got {list(classes)}")
-    if l2 <= 0: raise ValueError(f"l2 must be positive (the objective is then strictly convex); got {l2}")
-    f = stratified_folds(y, folds, seed) if fold_ids is None else np.asarray(fold_ids)
-    if len(f) != len(y): raise ValueError(f"fold_ids has {len(f)} entries for {len(y)} samples")
+    _check_fit(l2, max_iter, tol, l2_min_strict=True); _check_device(device)
+    f = stratified_folds(y, folds, seed) if fold_ids is None else _fold_ids(fold_ids, len(y))
     accs, gmax = [], 0.0
     for k in np.unique(f):
         tr, te = f != k, f == k
@@ -243,9 +304,10 @@ def probe_profile(
     "Probe accuracy of every layer's pooled features on a labeled text set: one tidy row per layer."
     if not all(hasattr(labeled, a) for a in ("texts", "labels", "classes", "name")):
         raise ValueError(f"labeled must be a data.LabeledTexts (texts, labels, classes, name); got {type(labeled).__name__}")
+    f = stratified_folds(labeled.labels, folds, seed)                 # bad folds or labels fail before the forward passes
+    _check_fit(l2, max_iter, tol, l2_min_strict=True)
     sel, names, F = _features(model, tokenizer, labeled.texts, pooling, max_length, batch_size, special, layers,
                               device, progress)
-    f = stratified_folds(labeled.labels, folds, seed)
     dev = next(model.parameters()).device
     rows = []
     for l, X in zip(sel, F):
@@ -260,8 +322,16 @@ def probe_profile(
     return df
 
 # %% ../nbs/10_downstream.ipynb #f6f73375
+def _series(v, name) -> np.ndarray:
+    "A series of numbers as a 1-D float64 array (a column or row vector is flattened; a matrix, a string or a scalar is refused)."
+    try: a = np.asarray(v, dtype=np.float64)
+    except (TypeError, ValueError): raise TypeError(f"the {name} series must be numbers; got {type(v).__name__} {str(v)[:40]!r}") from None
+    if a.ndim == 0: raise TypeError(f"the {name} series must be a list or 1-D array of numbers; got {v!r}")
+    if sum(s > 1 for s in a.shape) > 1: raise ValueError(f"the {name} series must be 1-D; got shape {a.shape}")
+    return a.ravel()
+
 def _pair(x, y, min_n=3):
-    x, y = (np.asarray(v, dtype=np.float64).ravel() for v in (x, y))
+    x, y = _series(x, "first"), _series(y, "second")
     if len(x) != len(y): raise ValueError(f"series lengths differ: {len(x)} vs {len(y)}")
     if len(x) < min_n: raise ValueError(f"need at least {min_n} points; got {len(x)}")
     if not (np.isfinite(x).all() and np.isfinite(y).all()): raise ValueError("series contain NaN/inf")
@@ -286,6 +356,8 @@ def betainc(a:float, b:float, x:float) -> float:
     "Regularised incomplete beta function I_x(a, b)."
     if x <= 0: return 0.0
     if x >= 1: return 1.0
+    if not (a > 0 and b > 0 and math.isfinite(a) and math.isfinite(b)) or math.isnan(x):
+        raise ValueError(f"betainc needs finite a > 0, b > 0 and x in [0, 1]; got a={a}, b={b}, x={x}")
     lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
     if x < (a + 1) / (a + b + 2): return math.exp(lbt) * _betacf(a, b, x) / a
     return 1 - math.exp(lbt) * _betacf(b, a, 1 - x) / b
@@ -295,16 +367,23 @@ def _r_pvalue(r, n):
     r = min(1.0, abs(r))
     return betainc((n - 2) / 2, 0.5, (1 - r) * (1 + r))
 
+def _unit_scale(v):
+    "v times a power of two (exact) that brings max|v| near 1, when it is beyond 2^+-500; else v itself."
+    m = np.abs(v).max()
+    return np.ldexp(v, -int(np.frexp(m)[1])) if m > 2.0**500 or m < 2.0**-500 else v
+
 def pearson(x, y) -> tuple:
     "(Pearson r, two-sided p-value)."
     x, y = _pair(x, y)
+    x, y = _unit_scale(x), _unit_scale(y)                             # r is scale free; 1e308 would overflow x @ x
     xc, yc = x - x.mean(), y - y.mean()
     r = float(np.clip((xc @ yc) / math.sqrt((xc @ xc) * (yc @ yc)), -1, 1))
     return r, _r_pvalue(r, len(x))
 
 def rankdata(a) -> np.ndarray:
-    "Ranks 1..n, ties given the average of the ranks they span."
+    "Ranks 1..n, ties given the average of the ranks they span (NaN has no rank: refused)."
     a = np.asarray(a).ravel()
+    if a.dtype.kind in "fc" and np.isnan(a).any(): raise ValueError(f"rankdata: NaN at {np.flatnonzero(np.isnan(a))[:5].tolist()} has no rank")
     o = np.argsort(a, kind="mergesort")
     s = a[o]
     start = np.r_[True, s[1:] != s[:-1]]
@@ -337,6 +416,7 @@ def _tie_counts(v):
 
 def kendall(x, y, exact_max:int=33) -> tuple:
     "(Kendall tau-b, two-sided p-value): exact without ties for n <= exact_max or an extreme statistic, else normal with tie correction."
+    exact_max = integer(exact_max, "exact_max", 0)
     x, y = _pair(x, y)
     n = len(x)
     s = 0
@@ -364,7 +444,11 @@ def isotropy_correlation(
     names=None,                    # task names for a list / 2-D array of series
 ) -> pd.DataFrame:
     "Pearson, Spearman and Kendall (tau-b) correlation, with two-sided p-values, of isotropy with each task's scores."
-    iso = np.asarray(isotropy, dtype=np.float64).ravel()
+    iso = _series(isotropy, "isotropy")
+    if not isinstance(drop_first, (bool, np.bool_)): raise TypeError(f"drop_first must be True or False; got {drop_first!r}")
+    if isinstance(names, str): raise TypeError(f"names must be a list of task names, not one string; got {names!r}")
+    if scores is None or isinstance(scores, (str, bytes)) or np.ndim(scores) == 0 and not isinstance(scores, dict):
+        raise TypeError(f"scores must be a dict task -> series, a DataFrame, a Series or a list of series; got {type(scores).__name__}")
     if isinstance(scores, pd.DataFrame): series = {c: scores[c].to_numpy() for c in scores.columns}
     elif isinstance(scores, dict): series = dict(scores)
     elif isinstance(scores, pd.Series): series = {scores.name if scores.name is not None else "score": scores.to_numpy()}
@@ -377,7 +461,7 @@ def isotropy_correlation(
     if not series: raise ValueError("no score series")
     rows, k = [], int(bool(drop_first))
     for task, s in series.items():
-        s = np.asarray(s, dtype=np.float64).ravel()
+        s = _series(s, f"task {task!r}")
         if len(s) != len(iso):
             raise ValueError(f"task {task!r}: {len(s)} scores for {len(iso)} isotropy values (one per checkpoint each)")
         x, y = iso[k:], s[k:]

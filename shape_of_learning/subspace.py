@@ -13,6 +13,7 @@ import pandas as pd
 import torch
 from torch import nn
 from torch.func import functional_call
+from .checks import integer
 
 # %% auto #0
 __all__ = ['PROJECTIONS', 'METHODS', 'SAID_GROUPS', 'fwht', 'Fastfood', 'Dense', 'Identity', 'group_keys', 'Subspace', 'encode',
@@ -47,6 +48,7 @@ class _FWHT(torch.autograd.Function):
 
 def fwht(x:torch.Tensor) -> torch.Tensor:
     "Unnormalised Walsh-Hadamard transform along the last dim (a power-of-two length): `x @ H` with Sylvester's `H`."
+    if not isinstance(x, torch.Tensor): raise TypeError(f"fwht needs a torch tensor; got {type(x).__name__} (wrap it: torch.as_tensor(x))")
     L = x.shape[-1] if x.ndim else 0
     if L < 1 or L & (L - 1): raise ValueError(f"fwht needs a power-of-two length along the last dim, got shape {tuple(x.shape)}")
     if not x.is_floating_point(): raise ValueError(f"fwht needs a floating-point tensor, got {x.dtype}")
@@ -60,6 +62,11 @@ def _check_size(**kw):
         if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
             raise ValueError(f"{k} must be a positive integer, got {v!r}")
 
+def _check_projection(seed, norm):
+    "The seed (any integer: it seeds a torch.Generator) and `norm` (None or a positive integer) of a projection."
+    integer(seed, "seed")
+    if norm is not None: integer(norm, "norm", 1)
+
 class Fastfood(nn.Module):
     "The implicit D x d Fastfood projection, stacked in blocks of the padded size of d; never stored as a matrix."
     def __init__(self,
@@ -69,7 +76,7 @@ class Fastfood(nn.Module):
         norm:int=None,            # columns get expected squared norm D / norm (default D: unit norm)
     ):
         super().__init__()
-        _check_size(d=d, D=D)
+        _check_size(d=d, D=D); _check_projection(seed, norm)
         self.d, self.D, self.seed = int(d), int(D), seed
         self.L = L = _pow2(d)
         self.n = n = -(-self.D // L)
@@ -101,11 +108,13 @@ class Dense(nn.Module):
     "A dense Gaussian D x d projection, entries N(0, 1/norm): the baseline Fastfood replaces (memory D*d)."
     def __init__(self, d:int, D:int, seed:int=0, norm:int=None):
         super().__init__()
-        _check_size(d=d, D=D)
+        _check_size(d=d, D=D); _check_projection(seed, norm)
         self.d, self.D = int(d), int(D)
         g = torch.Generator().manual_seed(seed)
         self.register_buffer("M", torch.randn(D, d, generator=g) / math.sqrt(norm or D), persistent=False)
-    def forward(self, x): return x @ self.M.T
+    def forward(self, x):
+        if x.shape[-1:] != (self.d,): raise ValueError(f"Dense expects a last dim of {self.d}, got shape {tuple(x.shape)}")
+        return x @ self.M.T
     def matrix(self) -> torch.Tensor: return self.M
 
 class Identity(nn.Module):
@@ -126,6 +135,7 @@ _BLOCK = re.compile(r"^(.*?(?:^|\.)(?:layer|layers|h|block|blocks)\.\d+)\.")
 def group_keys(names, mode:str="tensor") -> list:
     "The SAID scale group of each parameter name: the name itself ('tensor'), or its block / first two module names ('layer')."
     if mode not in SAID_GROUPS: raise ValueError(f"unknown said_groups {mode!r}; use one of {SAID_GROUPS}")
+    if isinstance(names, str): raise TypeError(f"names must be a list of parameter names, not one string; got {names!r}")
     if mode == "tensor": return list(names)
     def key(k):
         b = _BLOCK.match(k)
@@ -156,6 +166,7 @@ class Subspace(nn.Module):
         bad = [k for k, p in named if not torch.isfinite(p).all()]
         if bad: raise ValueError(f"model parameters contain NaN/inf: {bad[:5]}")
         if not isinstance(d, (int, np.integer)) or isinstance(d, bool): raise ValueError(f"d must be an integer, got {d!r}")
+        integer(seed, "seed")
         self.names, self.sizes = [k for k, _ in named], [p.numel() for _, p in named]
         keys = group_keys(self.names, said_groups)
         self.group_names = list(dict.fromkeys(keys))                 # in order of first appearance
@@ -219,23 +230,65 @@ class Subspace(nn.Module):
 
 # %% ../nbs/09_subspace.ipynb #f7737f76
 def encode(tokenizer, texts, labels=None, max_length:int=64) -> dict:
-    "Tokenize `texts` (strings, (a, b) pairs, or a `LabeledTexts` with its labels) into padded tensors plus `labels`."
+    "Tokenize `texts` (a list of strings or of (a, b) pairs, or a `LabeledTexts` with its labels; one plain string is refused, never split into characters) into padded tensors plus integer `labels`."
+    if not callable(tokenizer): raise TypeError(f"tokenizer must be a Hugging Face tokenizer; got {type(tokenizer).__name__}")
     if hasattr(texts, "labels") and labels is None: texts, labels = texts.texts, texts.labels
     if labels is None: raise ValueError("encode needs labels (pass a LabeledTexts or labels=...)")
-    texts, labels = list(texts), np.asarray(labels)
+    if isinstance(texts, str): raise TypeError(f"texts must be a list of strings, not one string: pass [texts] for one text; got {texts[:40]!r}")
+    max_length = integer(max_length, "max_length", 1)
+    texts, labels = list(texts), _class_ids(labels)
     if len(texts) != len(labels): raise ValueError(f"{len(texts)} texts but {len(labels)} labels")
-    pairs = len(texts) > 0 and isinstance(texts[0], (tuple, list))
+    if not texts: raise ValueError("no texts: encode needs at least one")
+    pairs = isinstance(texts[0], (tuple, list))
+    def ok(t): return isinstance(t, (tuple, list)) and len(t) == 2 and all(isinstance(s, str) for s in t) if pairs else isinstance(t, str)
+    bad = next((i for i, t in enumerate(texts) if not ok(t)), None)
+    if bad is not None:
+        raise TypeError(f"texts must all be strings, or all (a, b) pairs of strings; texts[{bad}] is {texts[bad]!r}")
     args = (list(zip(*texts))) if pairs else (texts,)
     enc = tokenizer(*map(list, args), padding="max_length", truncation=True, max_length=max_length, return_tensors="pt")
     return {**dict(enc), "labels": torch.as_tensor(labels, dtype=torch.long)}
 
-def _check_data(data) -> int:
+def _class_ids(labels) -> np.ndarray:
+    "Labels as a 1-D int64 array of class ids >= 0 (integral floats accepted; 0.5, -1 or names refused)."
+    y = np.asarray(labels)
+    if y.ndim != 1: raise ValueError(f"labels must be 1-D (one class id per text); got shape {y.shape}")
+    if y.dtype.kind == "f" and len(y) and not (np.isfinite(y).all() and (y == np.round(y)).all()):
+        raise ValueError(f"labels must be whole class ids 0..K-1; got {y[~(np.isfinite(y) & (y == np.round(y)))][:3].tolist()}")
+    if y.dtype.kind not in "iufb" and len(y): raise TypeError(f"labels must be integer class ids 0..K-1 (map class names to ids first); got dtype {y.dtype}")
+    if len(y) and y.min() < 0: raise ValueError(f"labels must be class ids >= 0; got {y.min()}")
+    return y.astype(np.int64)
+
+def _check_data(data, model=None) -> int:
+    "Rows of a dict of tensors from `encode`; its labels must be class ids the `model`'s head has (config.num_labels)."
     if not isinstance(data, dict) or "labels" not in data or "input_ids" not in data:
         raise ValueError("data must be a dict of tensors with 'input_ids' and 'labels' (see `encode`)")
-    n = len(data["labels"])
+    wrong = [k for k, v in data.items() if not isinstance(v, torch.Tensor)]
+    if wrong: raise TypeError(f"data values must be torch tensors (see `encode`); {wrong} are {type(data[wrong[0]]).__name__}")
+    y = data["labels"]
+    if y.ndim != 1 or y.is_floating_point() or y.dtype == torch.bool:
+        raise ValueError(f"data['labels'] must be a 1-D integer tensor of class ids; got {y.dtype} of shape {tuple(y.shape)}")
+    n = len(y)
     if n == 0: raise ValueError("data is empty")
     if any(len(v) != n for v in data.values()): raise ValueError("data tensors differ in length")
+    if model is not None:
+        if not isinstance(model, nn.Module): raise TypeError(f"model must be a torch nn.Module (a classifier or a Subspace); got {type(model).__name__}")
+        k = getattr(getattr(model.model if isinstance(model, Subspace) else model, "config", None), "num_labels", None)
+        lo, hi = int(y.min()), int(y.max())
+        if lo < 0 or (isinstance(k, int) and hi >= k):
+            raise ValueError(f"data['labels'] holds class ids {lo}..{hi} but the model has {k} labels (0..{(k or 0) - 1}); "
+                             "load it with num_labels=... that covers every class")
     return n
+
+def _check_number(value, name, minimum=None, strict=False):
+    "A finite real number (>= `minimum`, or > it with `strict`), else a ValueError naming `name` (a bool or a string is no number)."
+    ok = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating)) and math.isfinite(value)
+    if ok and minimum is not None: ok = value > minimum if strict else value >= minimum
+    if not ok:
+        need = "" if minimum is None else (" > " if strict else " >= ") + f"{minimum:g}"
+        raise ValueError(f"{name} must be a finite number{need}, got {value!r}")
+    return float(value)
+
+def _check_lr(lr, name="lr"): return _check_number(lr, name, 0, strict=True)
 
 def _batch(data, idx, device):
     "Rows `idx` of `data` on `device`, cut to the longest sequence in the batch (right padding)."
@@ -255,8 +308,9 @@ def _device(model):
 
 def fit(model, data:dict, lr:float, epochs:int=3, batch_size:int=16, seed:int=0, weight_decay:float=0.0) -> list:
     "AdamW on the trainable parameters of `model` (constant lr, seeded shuffling and dropout); the loss of every step."
-    n = _check_data(data)
-    if not (isinstance(lr, (int, float)) and math.isfinite(lr) and lr > 0): raise ValueError(f"lr must be a positive finite number, got {lr!r}")
+    n = _check_data(data, model); _check_lr(lr)
+    epochs, batch_size = integer(epochs, "epochs", 1), integer(batch_size, "batch_size", 1); integer(seed, "seed")
+    _check_number(weight_decay, "weight_decay", 0)
     params = [p for p in model.parameters() if p.requires_grad]
     if not params: raise ValueError("the model has no trainable parameters")
     opt = torch.optim.AdamW(params, lr=lr, weight_decay=weight_decay)
@@ -277,7 +331,7 @@ def fit(model, data:dict, lr:float, epochs:int=3, batch_size:int=16, seed:int=0,
 @torch.no_grad()
 def accuracy(model, data:dict, batch_size:int=64) -> float:
     "Share of `data` whose argmax logit equals the label."
-    n = _check_data(data)
+    n = _check_data(data, model); batch_size = integer(batch_size, "batch_size", 1)
     model.eval()
     dev, hits = _device(model), 0
     if isinstance(model, Subspace): model = model.merge().eval()     # compute theta once, not per batch
@@ -297,6 +351,12 @@ def search_d90(
     tol:float=0.1,         # stop bisecting when hi / lo <= 1 + tol (or hi = lo + 1)
 ):
     "Sweep `ds`, then bisect on log d between the last failing and the first passing d: (d90 or nan, {d: score})."
+    if not callable(score): raise TypeError(f"score must be a callable d -> accuracy; got {type(score).__name__}")
+    if isinstance(ds, (str, bytes)) or not np.iterable(ds): raise TypeError(f"ds must be a list of integer d values; got {ds!r}")
+    ds = list(ds)
+    for d in ds: _check_size(d=d)
+    if not ds: raise ValueError("ds is empty: give at least one d to sweep")
+    _check_number(target, "target"); bisect = integer(bisect, "bisect", 0); _check_number(tol, "tol", 0)
     seen = {}
     def s(d):
         if d not in seen: seen[d] = score(d)
@@ -338,6 +398,12 @@ class D90:
         threshold:float=None,      # default: the table's `threshold` column, else 0.9
     ) -> "D90":
         "Rebuild the result from a saved table (d90 = smallest evaluated d whose best accuracy reaches the target)."
+        if not isinstance(table, pd.DataFrame): raise TypeError(f"table must be a pandas DataFrame (the `table` of a d90 run); got {type(table).__name__}")
+        missing = [c for c in ("method", "d", "lr", "accuracy") if c not in table]
+        if missing: raise ValueError(f"table lacks the column(s) {missing} of a d90 run's table (method, d, lr, accuracy, ...)")
+        if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.integer, np.floating))
+                                      or not 0 < threshold <= 1):
+            raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
         keys = [c for c in ("model", "task", "seed") if c in table]
         if keys and table.groupby(keys, dropna=False).ngroups > 1:
             raise ValueError(f"the table holds {table.groupby(keys, dropna=False).ngroups} ({', '.join(keys)}) groups; "
@@ -348,6 +414,7 @@ class D90:
             if len(ts) != 1: raise ValueError(f"the table holds several thresholds {list(ts)}")
             threshold = float(ts[0])
         full = table[table.method == "full"].accuracy.max()
+        if not math.isfinite(full): raise ValueError("every 'full' fine-tuning row has a NaN accuracy (all diverged): there is no target")
         res = cls(table, {}, full, threshold * full)
         cv = res.curve()
         for m in cv.method.unique():
@@ -376,12 +443,22 @@ def d90(
 ) -> D90:
     "Full fine-tuning, then subspace training over `ds` x `lrs` for each method, and d90 per method."
     from tqdm.auto import tqdm
+    if not isinstance(model, nn.Module): raise TypeError(f"model must be a torch nn.Module (a sequence classifier); got {type(model).__name__}")
     if not 0 < threshold <= 1: raise ValueError(f"threshold must be in (0, 1], got {threshold}")
+    for name, v in (("methods", methods), ("lrs", lrs), ("full_lrs", full_lrs), ("ds", ds)):
+        if isinstance(v, (str, bytes)) or not np.iterable(v): raise TypeError(f"{name} must be a list or tuple; got {v!r} (e.g. {name}=({v!r},))")
     bad = [m for m in methods if m not in METHODS]
     if bad: raise ValueError(f"unknown method(s) {bad}; use {METHODS}")
+    if projection not in PROJECTIONS: raise ValueError(f"unknown projection {projection!r}; use one of {tuple(PROJECTIONS)}")
+    if scope not in ("model", "tensor"): raise ValueError(f"unknown scope {scope!r}; use 'model' or 'tensor'")
+    if not len(methods): raise ValueError(f"methods is empty; use one or more of {METHODS}")
     if not len(lrs) or not len(full_lrs): raise ValueError("lrs and full_lrs need at least one learning rate each")
+    for name, v in (("lrs", lrs), ("full_lrs", full_lrs)):
+        for lr in v: _check_lr(lr, f"every entry of {name}")
     for d in ds: _check_size(d=d)
-    _check_data(train); _check_data(test)
+    integer(epochs, "epochs", 1); integer(batch_size, "batch_size", 1); integer(seed, "seed"); integer(bisect, "bisect", 0)
+    _check_number(tol, "tol", 0)
+    _check_data(train, model); _check_data(test, model)
     base = copy.deepcopy(model)
     names = [k for k, p in base.named_parameters() if p.is_floating_point()]
     m = len(set(group_keys(names, said_groups)))                     # number of SAID scales

@@ -14,6 +14,7 @@ import torch
 from pathlib import Path
 from .models import model_kind, decoder_parts, load_model, resolve_dtype, CheckpointFiles, OFFLINE_NAMES
 from .knn import as_matrix, square_safe
+from .checks import integer
 from .style import styled, figure, GREY, title as figure_title
 
 # %% auto #0
@@ -25,7 +26,10 @@ __all__ = ['SIGNS', 'ENCODER_NORMS', 'B_METRICS', 'NORM_METRICS', 'column_mean',
 # %% ../nbs/05_weights.ipynb #cc966e04
 def _check_matrix(W, name="W"):
     "W as a 2-D real torch tensor without copying (`knn.as_matrix`; dtype kept, finiteness checked per chunk later)."
-    T = as_matrix(W, name, rows="vocab")
+    try: T = as_matrix(W, name, rows="vocab")
+    except TypeError:                                   # strings and other non-numbers: torch's message names no argument
+        raise TypeError(f"{name} must be a numeric (vocab, d) array or tensor; got {type(W).__name__} "
+                        f"{str(W)[:40]!r}") from None
     if T.shape[0] < 2 or T.shape[1] < 1: raise ValueError(f"{name} has shape {tuple(T.shape)}; need at least 2 rows and 1 column")
     return T
 
@@ -43,11 +47,23 @@ def _finite(result, W, rows, dev, what):
 
 def _default_rows(d, chunk_rows):
     if chunk_rows is None: return max(512, 2**22 // d)        # about 32 MB of float64 per block
-    if int(chunk_rows) < 1: raise ValueError(f"chunk_rows must be >= 1; got {chunk_rows}")
-    return int(chunk_rows)
+    return integer(chunk_rows, "chunk_rows", 1)
 
 def _device(W, device):
-    return torch.device(device) if device is not None else W.device
+    "`device` as a torch.device that can hold a tensor here (default: W's); else a ValueError naming it."
+    if device is None: return W.device
+    try:
+        dev = torch.device(device)
+        torch.empty(0, device=dev)
+    except (RuntimeError, TypeError, AssertionError) as e:
+        raise ValueError(f"device {device!r} cannot be used here ({str(e).splitlines()[0][:80]}); "
+                         "pass 'cpu', 'cuda' where a GPU is present, or None for W's own device") from None
+    return dev
+
+def _check_flag(value, name):
+    "A bool argument (a string such as 'no' is truthy: refused, not read as True)."
+    if not isinstance(value, (bool, np.bool_)): raise TypeError(f"{name} must be True or False; got {value!r}")
+    return bool(value)
 
 def column_mean(W, device=None, chunk_rows:int=None) -> torch.Tensor:
     "Float64 mean of the rows of `W`, accumulated over row chunks."
@@ -58,7 +74,7 @@ def column_mean(W, device=None, chunk_rows:int=None) -> torch.Tensor:
 
 def gram(W, center:bool=False, device=None, chunk_rows:int=None) -> torch.Tensor:
     "W^T W (or of the mean-centered W) in float64, accumulated over row chunks."
-    W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
+    center = _check_flag(center, "center"); W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
     return _gram(W, column_mean(W, dev, rows) if center else None, dev, rows)
 
 def _gram(W, mu, dev, rows):
@@ -70,7 +86,10 @@ def _gram(W, mu, dev, rows):
 
 def fix_signs(V):
     "Flip each column of `V` so that its largest-magnitude entry (the first one on ties) is positive."
-    if not isinstance(V, torch.Tensor): return fix_signs(torch.from_numpy(np.asarray(V))).numpy()
+    if not isinstance(V, torch.Tensor):
+        A = np.asarray(V)
+        if A.dtype.kind not in "iuf": raise TypeError(f"V must be a numeric (d, k) array of column vectors; got {type(V).__name__} of dtype {A.dtype}")
+        return fix_signs(torch.from_numpy(A)).numpy()
     s = V.gather(0, V.abs().argmax(0, keepdim=True))          # argmax returns the first maximum
     return V * torch.where(s < 0, -1.0, 1.0).to(V.dtype)
 
@@ -83,9 +102,12 @@ def log_partition(
     both:bool=False,      # also return log Z(-c) (same projections, no extra product)
 ):
     "log Z(c) = log sum_i exp(<c, W_i>) for every column c of `C`: float64 tensor (k,), or (2, k) rows (+c, -c) with `both`."
+    center, both = _check_flag(center, "center"), _check_flag(both, "both")
     W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
-    C = torch.as_tensor(C).to(device=dev, dtype=torch.float64)
-    if C.ndim != 2 or C.shape[0] != W.shape[1]:
+    try: C = torch.as_tensor(C if isinstance(C, torch.Tensor) else np.asarray(C)).to(device=dev, dtype=torch.float64)
+    except (TypeError, ValueError, RuntimeError):
+        raise TypeError(f"directions C must be a numeric (d={W.shape[1]}, k) array; got {type(C).__name__}") from None
+    if C.ndim != 2 or C.shape[0] != W.shape[1] or C.shape[1] < 1:
         raise ValueError(f"directions C must be (d={W.shape[1]}, k); got shape {tuple(C.shape)}")
     if not bool(torch.isfinite(C).all()):
         bad = (~torch.isfinite(C).all(0)).nonzero().flatten()
@@ -158,7 +180,7 @@ def partition_isotropy(
 ) -> PartitionIsotropy:
     "I(W) = min Z(c) / max Z(c) over the eigenvectors c of W^T W, Z(c) = sum_i exp(<c, W_i>), in log space."
     if signs not in SIGNS: raise ValueError(f"signs must be one of {SIGNS}; got {signs!r}")
-    W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
+    center = _check_flag(center, "center"); W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
     W, p = square_safe(W)                         # p != 1 only for float64 entries beyond 2^+-400: Gram in range
     mu = column_mean(W, dev, rows)
     lam, V = torch.linalg.eigh(_gram(W, mu if center else None, dev, rows))
@@ -172,8 +194,16 @@ def partition_isotropy(
     return _summarize(lz, flip, lam, center, signs, nm2 / tr if tr > 0 else math.nan, cos)
 
 # %% ../nbs/05_weights.ipynb #ac20296c
+def _check_model(model):
+    "A Hugging Face model (a torch module with a `config`), else a TypeError that says how to get one."
+    if not isinstance(model, torch.nn.Module) or not hasattr(model, "config"):
+        raise TypeError(f"model must be a Hugging Face model (a torch nn.Module with a .config); got {type(model).__name__}: "
+                        "load one with models.load_model or weights.load_skeleton (for a matrix use partition_isotropy)")
+    return model
+
 def embedding_matrix(model) -> torch.Tensor:
     "The input embedding matrix (vocab, d_embed) of a Hugging Face model, detached (no copy)."
+    _check_model(model)
     try: emb = model.get_input_embeddings()
     except (NotImplementedError, AttributeError): emb = None
     if emb is None or getattr(emb, "weight", None) is None:
@@ -187,7 +217,7 @@ def _output_embeddings(model):
 
 def unembedding_matrix(model) -> torch.Tensor:
     "The unembedding (LM head) matrix (vocab, d) of a Hugging Face model, detached (no copy)."
-    out = _output_embeddings(model)
+    out = _output_embeddings(_check_model(model))
     if out is None:
         raise ValueError(f"{type(model).__name__} ({model.config.model_type}) has no LM head, hence no unembedding "
                          "matrix: load it with an LM head (AutoModelForCausalLM / AutoModelForMaskedLM) or use "
@@ -200,7 +230,7 @@ def _config_tie(model):
 
 def tied_embeddings(model) -> bool | None:
     "True if the embedding and unembedding are one storage; None without an unembedding. Warns if the config disagrees."
-    out = _output_embeddings(model)
+    out = _output_embeddings(_check_model(model))
     if out is None: return None
     E, U = embedding_matrix(model), out.weight
     shared = E.data_ptr() == U.data_ptr() and E.shape == U.shape and E.stride() == U.stride()
@@ -230,6 +260,7 @@ def _name_of(model, module):
 
 def _final_norm(model):
     "(module, qualified name, role)"
+    _check_model(model)
     kind, mt = model_kind(model.config), model.config.model_type
     if kind == "decoder":
         m = decoder_parts(model)[1]
@@ -280,6 +311,9 @@ def norm_stats(
     dead_tol:float=1e-6,   # dimensions with |g_i| <= dead_tol * max|g| are "dead" and left out of Eq. 9 and the b split
 ) -> dict:
     "avgnorm(g), avgnorm(b), ||b||/||g||, Eq. 9 sum b_i/g_i and b parallel/perpendicular to g' = 1/g for the final norm."
+    if isinstance(dead_tol, bool) or not isinstance(dead_tol, (int, float, np.integer, np.floating)):
+        raise TypeError(f"dead_tol must be a number in [0, 1) (a share of max|g|); got {dead_tol!r}")
+    if not 0 <= dead_tol < 1: raise ValueError(f"dead_tol must be in [0, 1) (a share of max|g|); got {dead_tol}")
     m, path, role = _final_norm(model)
     kind, g, b, note = norm_params(m)
     for name, v in (("g", g), ("b", b)):
@@ -321,7 +355,9 @@ class SVDProjection:
 
 def svd_projection(W, center:bool=False, k:int=2, device=None, chunk_rows:int=None) -> SVDProjection:
     "Coordinates of every row of `W` on its top-`k` right singular vectors (largest-|component|-positive signs)."
-    W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
+    center = _check_flag(center, "center"); W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"k must be an integer in [1, {W.shape[1]}] (the number of singular directions); got {k!r}")
     if not 1 <= k <= W.shape[1]: raise ValueError(f"k must be in [1, {W.shape[1]}]; got {k}")
     mu = column_mean(W, dev, rows) if center else None
     G = _gram(W, mu, dev, rows)
@@ -364,9 +400,13 @@ def weight_table(
     device=None,           # where to compute I(W)
 ) -> pd.DataFrame:
     "I(W) (plain and centered) of the embedding and unembedding matrices and the final-norm statistics, as tidy rows."
-    conv = (signs,) if isinstance(signs, str) else tuple(signs)
+    _check_model(model)
+    try: conv = (signs,) if isinstance(signs, str) else tuple(signs)
+    except TypeError: raise TypeError(f"signs must be one of {SIGNS} or a list of them; got {signs!r}") from None
+    if not conv: raise ValueError(f"signs is empty: the table would hold no I(W) rows; pass one or more of {SIGNS}")
     for x in conv:
         if x not in SIGNS: raise ValueError(f"signs must be among {SIGNS}; got {x!r}")
+    if model_name is not None and not isinstance(model_name, str): raise TypeError(f"model_name must be a string; got {model_name!r}")
     name = model_name or getattr(model.config, "_name_or_path", None) or model.config.model_type
     base = dict(model=name, revision=revision)
     rows = []
@@ -402,6 +442,8 @@ def weight_table(
 # %% ../nbs/05_weights.ipynb #54e46836
 def checkpoint_names(model, keys) -> dict:
     "{model parameter name: checkpoint key} for checkpoint `keys`, renamed as `from_pretrained` renames them."
+    _check_model(model)
+    if isinstance(keys, str): raise TypeError(f"keys must be a list of checkpoint tensor names, not one string; got {keys!r}")
     try:
         from transformers.conversion_mapping import get_model_conversion_mapping
         from transformers.core_model_loading import WeightRenaming
@@ -420,6 +462,7 @@ def checkpoint_names(model, keys) -> dict:
 # %% ../nbs/05_weights.ipynb #860c64fd
 def weight_parameters(model) -> list:
     "The parameters I(W) and the final norm read: the embedding, the unembedding (one object if tied) and the final norm's."
+    _check_model(model)
     modules = [model.get_input_embeddings(), _output_embeddings(model), final_norm(model)]
     params = [p for m in modules if m is not None for p in m.parameters(recurse=False)]
     return list({id(p): p for p in params}.values())
@@ -434,7 +477,17 @@ def load_skeleton(
 ):
     "A model whose only tensors are the embedding, unembedding and final norm, read from the checkpoint's files: (model, kind, files)."
     from transformers import AutoConfig, AutoModel, AutoModelForCausalLM
+    if not isinstance(name_or_path, (str, Path)):
+        raise TypeError(f"name_or_path must be a Hub id or a local folder (str or Path); got {name_or_path!r}")
     src = str(name_or_path)
+    local = Path(src).expanduser()
+    if local.is_file() and not src.endswith(".gguf"):
+        raise ValueError(f"{src} is a file; pass the model folder that holds config.json and the weights (or a .gguf file)")
+    if local.is_dir() and not (local / "config.json").is_file():
+        raise FileNotFoundError(f"{src} is not a model folder: it has no config.json (save one with save_pretrained)")
+    if not local.exists() and src not in OFFLINE_NAMES and (
+            src.startswith((".", "/", "~")) or src.count("/") > 1 or "\\" in src or src.endswith(".gguf")):
+        raise FileNotFoundError(f"no such model folder or file: {local} (a Hub id has the form 'owner/name')")
     if src.endswith(".gguf") or (src in OFFLINE_NAMES and not Path(src).exists()):
         model, _, kind = load_model(src, revision=revision, dtype=dtype, device=device, tokenizer=False)
         return model, kind, None
