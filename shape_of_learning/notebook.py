@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Annotated
 import pandas as pd
 from fastcore.script import call_parse
-from .reproduce import Task, get_task, run_task, save_tables, load_tables, figures_dir
+from .reproduce import Task, get_task, run_task, save_tables, load_tables, figures_dir, table_manifest
 from .localhub import rehearse
 from .plan import plan, check_plan, PlanError
 from .runtime import runtime_text
@@ -50,9 +50,7 @@ def stored(task, config:str, out=None) -> dict:
 
 def recorded_seconds(task, config:str, out=None):
     "How long computing a task's saved tables took, from the manifest (None if not recorded)."
-    path = Path(out or figures_dir()) / "data" / f"{config}_manifest.json"
-    if not path.is_file(): return None
-    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest = table_manifest(config, out)          # {} if absent; a damaged or misshapen one is named
     times = [manifest[f"{config}_{t}.csv"].get("seconds") for t in get_task(task).tables if f"{config}_{t}.csv" in manifest]
     times = [s for s in times if s is not None]
     return max(times) if times else None

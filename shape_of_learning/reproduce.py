@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import ClassVar
 import pandas as pd
 import torch
-from .checkpoints import ResultStore, atomic_write, job_key
+from .checkpoints import ResultStore, atomic_write, job_key, read_rows, rows_table
 from .data import sol_cache, closest
 from .hidden import layer_profile
 from .models import load_model, dtype_name
@@ -151,9 +151,9 @@ def run_task(task, config="offline", cache=None, force:bool=False, progress:bool
     if fresh is not None and json.dumps(manifest, sort_keys=True) in fresh: force = False     # once in that run
     elif fresh is not None: force = True
     if not force and store.done(manifest):
-        made = pd.read_csv(store.csv_path(manifest)).table.tolist()
+        made = read_rows(store.csv_path(manifest)).table.tolist()
         if all(store.done(keys[t]) for t in made):
-            return {t: pd.read_csv(store.csv_path(keys[t])) for t in made}, True
+            return {t: read_rows(store.csv_path(keys[t])) for t in made}, True
     with forced_run(force and fresh is None): tables = task.compute(cfg, progress=progress, cache=store.path)
     if force and fresh is not None: fresh.add(json.dumps(manifest, sort_keys=True))
     undeclared = [t for t in tables if t not in keys]
@@ -170,7 +170,7 @@ def run_task(task, config="offline", cache=None, force:bool=False, progress:bool
                       f"{', ...' if len(failed) > 5 else ''}); its tables are saved without them, and the next run retries only "
                       f"those (the reasons: the {task.missing} table)")
     else: store.write(manifest, pd.DataFrame({"table": list(tables)}))
-    return {t: pd.read_csv(store.csv_path(keys[t])) for t in tables}, False     # read back: cached runs get the same dtypes
+    return {t: read_rows(store.csv_path(keys[t])) for t in tables}, False     # read back: cached runs get the same dtypes
 
 # %% ../nbs/11_reproduce.ipynb #e17a47e1
 def figures_dir() -> Path:
@@ -210,8 +210,10 @@ def _manifest(d:Path, config:str) -> tuple:
 
 def save_tables(tables:dict, config:str, out=None, absent=(), seconds:float=None) -> list:
     "Write a task's tables to OUT/data/{config}_{table}.csv, each atomically, and record rows, hash and computing time in the manifest."
+    tables = dict(tables)                              # the caller's dict is left as it was
     for t, df in tables.items():                       # all checked before anything is written
         if not isinstance(df, pd.DataFrame): raise TypeError(f"table {t!r} must be a pandas DataFrame; got {type(df).__name__}")
+        tables[t] = df = rows_table(df, f"table {t!r}")      # an index that holds data: columns, as the store keeps it
         if len(df.columns) == 0:
             raise ValueError(f"table {t!r} has no columns: its CSV would be empty and unreadable; give it its columns "
                              "(a table with columns and no rows is kept)")
@@ -238,7 +240,7 @@ def _read_table(f:Path, entry:dict, config:str, task:str) -> pd.DataFrame:
     elif hashlib.sha256(data).hexdigest() != entry["sha256"]:
         raise ValueError(f"{f} is damaged or was edited: its content differs from the manifest's record ({entry['rows']} "
                          f"rows, sha256 {entry['sha256'][:12]}...); rerun `sol-reproduce --config {config} --tasks {task}`")
-    try: return pd.read_csv(io.BytesIO(data))        # the bytes just checked, not a second read
+    try: return read_rows(io.BytesIO(data))        # the bytes just checked, not a second read
     except pd.errors.EmptyDataError:
         raise ValueError(f"{f} is empty (a table without columns); rerun `sol-reproduce --config {config} --tasks {task}`") from None
 
