@@ -18,7 +18,7 @@ from fastcore.script import call_parse
 from .data import text_sources, sol_cache
 from .models import load_model, OFFLINE_NAMES, OFFLINE_MODELS
 from .hidden import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profile, profile_figure
-from .checkpoints import series, sweep, profile_measure, verify_checkpoints, duplicate_list, PYTHIA_SIZES, BLOOM_SIZES
+from .checkpoints import series, sweep, profile_measure, rows_table, read_rows, verify_checkpoints, duplicate_list, PYTHIA_SIZES, BLOOM_SIZES
 from .reproduce import get_task, reproduce
 from .figures import TASKS, SLOW_TASKS
 from .localhub import LocalHub, hub_tasks, rehearse
@@ -234,8 +234,9 @@ def table_path(out) -> Path:
     return out
 
 def write_table(df:pd.DataFrame, out) -> Path:
-    "Write a results table in the format its extension names (.csv or .parquet); any other extension is an error."
+    "Write a results table in the format its extension names (.csv or .parquet; an index that holds data as columns, as the store keeps it); any other extension is an error."
     out = table_path(out); out.parent.mkdir(parents=True, exist_ok=True)
+    df = rows_table(df, f"the table for {out}")
     if out.suffix.lower() == ".parquet": df.to_parquet(out, index=False)
     else: df.to_csv(out, index=False)
     return out
@@ -252,7 +253,7 @@ def read_table(path) -> pd.DataFrame:
         if last not in (b"\n", b"\r"):
             raise ValueError(f"the table {path} is damaged: it ends in the middle of a line (cut short?); write it again, "
                              "or end its last line if the file is whole")
-    try: return pd.read_parquet(path) if path.suffix.lower() == ".parquet" else pd.read_csv(path)
+    try: return pd.read_parquet(path) if path.suffix.lower() == ".parquet" else read_rows(path)
     except Exception as e: raise ValueError(f"cannot read the table {path}: {type(e).__name__}: {e}") from None
 
 def figure_path(out) -> Path:

@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/data.html.md"""
 
 # %% ../nbs/03_data.ipynb #f12a91bc
 from __future__ import annotations
-import bz2, html, importlib.util, io, os, re, zipfile
+import bz2, difflib, html, importlib.util, io, itertools, os, re, zipfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -447,7 +447,6 @@ def labeled_texts(
 # %% ../nbs/03_data.ipynb #e5a02e3f
 def closest(given, choices, cutoff:float=0.6):
     "The choice most similar to `given` (difflib's ratio, ignoring case), or None when none reaches `cutoff`: a 'did you mean' hint."
-    import difflib
     spelled = {str(c).lower(): c for c in choices}
     best = difflib.get_close_matches(str(given).lower(), list(spelled), n=1, cutoff=cutoff)
     return spelled[best[0]] if best else None
@@ -462,7 +461,6 @@ def _unknown_source(spec:str) -> str:
     p = Path(spec).expanduser()
     near = closest(spec, SOURCE_NAMES)
     if near is None and p.name and p.parent.is_dir():
-        import itertools
         files = [f.name for f in itertools.islice(p.parent.iterdir(), 2000) if f.is_file()]   # a huge folder: the first 2000
         near = closest(p.name, files)
         near = near and str(p.parent / near) if str(p.parent) != "." else near
