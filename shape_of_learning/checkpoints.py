@@ -25,7 +25,7 @@ __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIG
            'FAILURE_COLUMNS', 'STALE_DOWNLOAD', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES',
            'MISSING_COLUMNS', 'Checkpoint', 'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints',
            'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series',
-           'series', 'job_key', 'atomic_write', 'ResultStore', 'read_rows', 'lfs_sha256', 'weight_files',
+           'series', 'job_key', 'atomic_write', 'rows_table', 'ResultStore', 'read_rows', 'lfs_sha256', 'weight_files',
            'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list',
            'DamagedDownload', 'in_chain', 'transient', 'record_failure', 'clear_failure', 'failure_table', 'SweepError',
            'out_of_memory', 'smaller_batches', 'disk_full', 'disk_full_error', 'check_download',
@@ -178,7 +178,7 @@ def atomic_write(path:Path, data:bytes):
     except BaseException:                                            # a full disk or a kill: no half-written file left
         tmp.unlink(missing_ok=True); raise
 
-def _rows_table(df, what:str) -> pd.DataFrame:
+def rows_table(df, what:str) -> pd.DataFrame:
     "`df` as the store keeps it: an index holding data (named levels, several levels, or labels that are not integers) becomes columns; anything but a DataFrame is a TypeError naming `what`."
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"{what} is {type(df).__name__} ({df!r:.60}), not a table; a measure returns a pandas DataFrame of its rows")
@@ -237,7 +237,7 @@ class ResultStore:
 
     def write(self, key:dict, df:pd.DataFrame):
         "Store the rows of a finished job (an index that holds data as columns). The CSV is named by its content, so two writers of one job never mix files."
-        df = _rows_table(df, f"the rows of job {key}")
+        df = rows_table(df, f"the rows of job {key}")
         data = df.to_csv(index=False).encode()
         sha = hashlib.sha256(data).hexdigest()
         csv = self.path / f"{_key_hash(key)}.{sha[:16]}.csv"
@@ -652,7 +652,7 @@ def _measured(m:Measure, model, tok, ck:Checkpoint) -> pd.DataFrame:
         _free_device()
         warnings.warn(f"{ck.name}: out of memory in {m.name}; trying again with {_changed(m.params, smaller)}")
         params = smaller
-    df = _rows_table(df, f"measure {m.name!r} on checkpoint {ck.name}")     # None or not a table: named here
+    df = rows_table(df, f"measure {m.name!r} on checkpoint {ck.name}")     # None or not a table: named here
     if params is not m.params: df["oom_retry"] = _changed(m.params, params)
     return df
 
