@@ -6,12 +6,13 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/checks.html.md"""
 
 # %% ../nbs/checks.ipynb #e382de31
 from __future__ import annotations
-import logging, numbers
+import logging, math, numbers
 from contextlib import contextmanager
 import pandas as pd
+import torch
 
 # %% auto #0
-__all__ = ['raises', 'logged', 'quoted', 'integer']
+__all__ = ['raises', 'logged', 'quoted', 'integer', 'number', 'device']
 
 # %% ../nbs/checks.ipynb #6e7b3b9a
 def raises(f, *match, exc=ValueError) -> str:
@@ -68,4 +69,29 @@ def integer(value, name:str, minimum:int=None, maximum:int=None) -> int:
     if minimum is not None and value < minimum: raise ValueError(f"{name} must be an integer >= {minimum}; got {value}")
     if maximum is not None and value > maximum: raise ValueError(f"{name} must be an integer <= {maximum}; got {value}")
     return value
+
+
+# %% ../nbs/checks.ipynb #de8c21c4
+def number(value, name:str, minimum:float=None, maximum:float=None, strict:bool=False) -> float:
+    "`value` as a float when it is a finite real (Python or NumPy, not a bool) >= minimum (> with `strict`) and <= maximum; else a ValueError naming `name`."
+    ok = not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
+    if ok and minimum is not None: ok = value > minimum if strict else value >= minimum
+    if ok and maximum is not None: ok = value <= maximum
+    if not ok:
+        need = ([] if minimum is None else [f"{'>' if strict else '>='} {minimum:g}"]) + ([] if maximum is None else [f"<= {maximum:g}"])
+        raise ValueError(f"{name} must be a finite number{' ' if need else ''}{' and '.join(need)}; got {value!r}")
+    return float(value)
+
+
+# %% ../nbs/checks.ipynb #915c3e8c
+def device(value, name:str="device", default=None, none:str="the default"):
+    "`value` as a torch.device that can hold a tensor here (None: `default`); else a ValueError naming `name` and what to pass (`none`: what None means)."
+    if value is None: return default
+    try:
+        dev = torch.device(value)
+        torch.empty(0, device=dev)
+    except (RuntimeError, TypeError, AssertionError) as e:
+        raise ValueError(f"{name} {value!r} cannot be used here ({str(e).splitlines()[0][:80]}); "
+                         f"pass 'cpu', 'cuda' where a GPU is present, or None for {none}") from None
+    return dev
 

@@ -14,11 +14,12 @@ import torch
 import warnings
 from .hidden import layer_states
 from .models import model_kind
-from .checks import integer
+from .checks import integer, number, device as check_device
 
 # %% auto #0
 __all__ = ['NEWTON_MAX', 'layer_features', 'stratified_folds', 'standardize', 'fit_logistic', 'ProbeResult', 'probe_accuracy',
-           'probe_profile', 'betainc', 'pearson', 'rankdata', 'spearman', 'kendall', 'isotropy_correlation']
+           'probe_profile', 'betainc', 'pearson', 'rankdata', 'spearman', 'kendall', 'lag1', 'shift_pvalue',
+           'isotropy_correlation', 'correlation_verdict']
 
 # %% ../nbs/10_downstream.ipynb #0e406f38
 def _pad_id(tokenizer):
@@ -39,15 +40,6 @@ def _check_layers(layers):
     out = [integer(l, "every entry of layers (a layer index; negative counts from the end)") for l in ([layers] if one else layers)]
     if not out: raise ValueError("layers is empty: pass None for every layer, or the indices you want")
     return out
-
-def _check_device(device):
-    "None, or a device that can hold a tensor here; else a ValueError naming it."
-    if device is None: return None
-    try: torch.empty(0, device=torch.device(device))
-    except (RuntimeError, TypeError, AssertionError) as e:
-        raise ValueError(f"device {device!r} cannot be used here ({str(e).splitlines()[0][:80]}); "
-                         "pass 'cpu', 'cuda' where a GPU is present, or None") from None
-    return device
 
 def _layer_index(layers, n_layers, names):
     if layers is None: return list(range(n_layers))
@@ -86,7 +78,7 @@ def _features(model, tokenizer, texts, pooling, max_length, batch_size, special,
     if not all(isinstance(t, str) for t in texts): raise ValueError("texts must all be strings")
     _check_choice("pooling", pooling, ("mean", "last")); _check_choice("special", special, ("drop", "keep"))
     max_length, batch_size = integer(max_length, "max_length", 1), integer(batch_size, "batch_size", 1)
-    layers, device = _check_layers(layers), _check_device(device)
+    layers, device = _check_layers(layers), check_device(device, none="the model's device")
     model_kind(model.config)                        # unsupported model types fail here, by name
     if device is not None: model.to(device)
     dev = next(model.parameters()).device
@@ -156,13 +148,6 @@ def _labels(labels, name="labels") -> np.ndarray:
     if y.dtype.kind == "f" and np.isnan(y).any(): raise ValueError(f"{name} has NaN at {np.flatnonzero(np.isnan(y))[:5].tolist()}: drop those samples")
     return y
 
-def _number(value, name, minimum=0.0, strict=False):
-    "A finite real number >= `minimum` (> with `strict`), else a ValueError naming `name`."
-    ok = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating)) and math.isfinite(value)
-    if not (ok and (value > minimum if strict else value >= minimum)):
-        raise ValueError(f"{name} must be a finite number {'>' if strict else '>='} {minimum:g}; got {value!r}")
-    return float(value)
-
 def _as_matrix(X, name="features"):
     X = X.detach().cpu().numpy() if isinstance(X, torch.Tensor) else np.asarray(X)
     if X.ndim != 2: raise ValueError(f"{name} must be 2-D (n_samples, d); got shape {X.shape}")
@@ -180,7 +165,7 @@ def standardize(train, *others):
 
 def _check_fit(l2, max_iter, tol, l2_min_strict=False):
     "The stopping rule and penalty of a probe fit: l2 >= 0 (> 0 for `probe_accuracy`: the objective is then strictly convex), max_iter >= 1, tol >= 0."
-    _number(l2, "l2", 0.0, strict=l2_min_strict); integer(max_iter, "max_iter", 1); _number(tol, "tol")
+    number(l2, "l2", 0.0, strict=l2_min_strict); integer(max_iter, "max_iter", 1); number(tol, "tol", 0.0)
 
 NEWTON_MAX = 512       # parameters (d + 1) K up to which `fit_logistic` takes Newton steps (the Hessian is then small)
 
@@ -195,7 +180,7 @@ def fit_logistic(X, y, n_classes:int=None, l2:float=1e-3, max_iter:int=1000, tol
     if K < 2: raise ValueError("y holds one class only: a probe needs at least 2 (pass n_classes=2 or more)")
     if y.max() >= K: raise ValueError(f"y holds class id {int(y.max())} but n_classes={K}; pass n_classes > {int(y.max())}")
     _check_fit(l2, max_iter, tol)
-    X = torch.as_tensor(X, device=_check_device(device))
+    X = torch.as_tensor(X, device=check_device(device, none="the CPU"))
     y = torch.as_tensor(y.astype(np.int64), device=device)
     if solver == "newton" or (solver == "auto" and (X.shape[1] + 1) * K <= NEWTON_MAX):
         return _newton_logistic(X, y, K, l2, max_iter, tol)
@@ -275,7 +260,7 @@ def probe_accuracy(
     if len(y) != len(X): raise ValueError(f"{len(X)} feature rows but {len(y)} labels")
     classes, y = np.unique(y, return_inverse=True)
     if len(classes) < 2: raise ValueError(f"need at least 2 classes; got {list(classes)}")
-    _check_fit(l2, max_iter, tol, l2_min_strict=True); _check_device(device)
+    _check_fit(l2, max_iter, tol, l2_min_strict=True); check_device(device, none="the CPU")
     f = stratified_folds(y, folds, seed) if fold_ids is None else _fold_ids(fold_ids, len(y))
     accs, gmax = [], 0.0
     for k in np.unique(f):
@@ -436,6 +421,31 @@ def kendall(x, y, exact_max:int=33) -> tuple:
         p = math.erfc(abs(S) / math.sqrt(var) / math.sqrt(2))
     return tau, p
 
+# %% ../nbs/10_downstream.ipynb #05034dca
+def lag1(x) -> float:
+    "Lag-1 autocorrelation: the Pearson r of the consecutive pairs (x_t, x_{t+1}) (a ValueError when it is undefined)."
+    x = _series(x, "first")
+    return pearson(x[:-1], x[1:])[0]
+
+
+# %% ../nbs/10_downstream.ipynb #2da05ef1
+def _shifted_r(x, y) -> np.ndarray:
+    "Pearson r of x with every circular shift of y: entry s is r(x, np.roll(y, s)), s = 0..n-1."
+    n = len(x)
+    x, y = _unit_scale(x), _unit_scale(y)
+    Y = y[(np.arange(n)[None, :] - np.arange(n)[:, None]) % n]          # row s: y shifted by s
+    xc, Yc = x - x.mean(), Y - y.mean()
+    return (Yc @ xc) / math.sqrt(xc @ xc) / np.sqrt((Yc * Yc).sum(1))
+
+def shift_pvalue(x, y, method:str="pearson") -> float:
+    "Two-sided circular-shift p-value of the correlation of two ordered series: the share of the n shifts of y whose |r| is at least the observed one."
+    _check_choice("method", method, ("pearson", "spearman"))
+    x, y = _pair(x, y)
+    if method == "spearman": x, y = rankdata(x), rankdata(y)
+    r = np.abs(_shifted_r(x, y))
+    return float((r >= r[0] * (1 - 1e-12)).sum() / len(r))          # shift 0 (the observed) always counts
+
+
 # %% ../nbs/10_downstream.ipynb #40aea797
 def isotropy_correlation(
     isotropy,                      # one value per checkpoint, in training order
@@ -443,7 +453,7 @@ def isotropy_correlation(
     drop_first:bool=True,          # leave out the first checkpoint (the random initialisation), as the paper does
     names=None,                    # task names for a list / 2-D array of series
 ) -> pd.DataFrame:
-    "Pearson, Spearman and Kendall (tau-b) correlation, with two-sided p-values, of isotropy with each task's scores."
+    "Pearson, Spearman and Kendall (tau-b) with two-sided p-values of isotropy with each task's scores; the circular-shift p of Pearson and Spearman, both series' lag-1 autocorrelation and the correlations of first differences."
     iso = _series(isotropy, "isotropy")
     if not isinstance(drop_first, (bool, np.bool_)): raise TypeError(f"drop_first must be True or False; got {drop_first!r}")
     if isinstance(names, str): raise TypeError(f"names must be a list of task names, not one string; got {names!r}")
@@ -469,6 +479,36 @@ def isotropy_correlation(
             (r, rp), (rho, rhop), (tau, taup) = pearson(x, y), spearman(x, y), kendall(x, y)
         except ValueError as e:
             raise ValueError(f"task {task!r}{' (first checkpoint dropped)' if k else ''}: {e}") from None
-        rows.append(dict(task=task, n=len(x), pearson=r, pearson_p=rp, spearman=rho, spearman_p=rhop,
-                         kendall=tau, kendall_p=taup, drop_first=bool(drop_first)))
+        (dr, drp), (drho, drhop) = _or_nan(pearson, np.diff(x), np.diff(y)), _or_nan(spearman, np.diff(x), np.diff(y))
+        rows.append(dict(task=task, n=len(x), pearson=r, pearson_p=rp, pearson_p_shift=shift_pvalue(x, y),
+                         spearman=rho, spearman_p=rhop, spearman_p_shift=shift_pvalue(x, y, "spearman"), shift_p_floor=1 / len(x),
+                         kendall=tau, kendall_p=taup, lag1_isotropy=_or_nan(lag1, x), lag1_score=_or_nan(lag1, y),
+                         diff_pearson=dr, diff_pearson_p=drp, diff_spearman=drho, diff_spearman_p=drhop, drop_first=bool(drop_first)))
     return pd.DataFrame(rows)
+
+def _or_nan(f, *args):
+    "f(*args), or NaN (a pair of NaNs for a correlation) where the statistic is undefined (too few points, a constant series)."
+    try: return f(*args)
+    except ValueError: return (math.nan, math.nan) if f is not lag1 else math.nan
+
+# %% ../nbs/10_downstream.ipynb #9b03bacb
+def correlation_verdict(row, unit:str="layers", level:float=0.05) -> str:
+    "One sentence from a row of `isotropy_correlation`: both coefficients with their plain and circular-shift p, the first differences, and what the data can tell at `level`."
+    level = number(level, "level", 0, 1, strict=True)
+    coef = {"Pearson": "pearson", "Spearman": "spearman"}
+    plain = [w for w, c in coef.items() if row[f"{c}_p"] <= level]
+    shift = [w for w, c in coef.items() if row[f"{c}_p_shift"] <= level]
+    diff = [w for w, c in coef.items() if row[f"diff_{c}_p"] <= level]            # NaN (undefined) is never <= level
+    said = "; ".join(f"{w} {row[c]:+.2f} (p = {row[c + '_p']:.2g}, shift p = {row[c + '_p_shift']:.2g})" for w, c in coef.items())
+    changes = ", ".join(f"{w} {row['diff_' + c]:+.2f} (p = {row['diff_' + c + '_p']:.2g})" for w, c in coef.items())
+    if not plain and not diff: verdict = "no association"
+    elif not plain: verdict = f"weak evidence in the changes only ({' and '.join(diff)}); the levels show no association"
+    elif not shift and not diff: verdict = ("only the trend correlates: the data cannot tell a link from two unrelated trends "
+                                           f"({' and '.join(plain)} significant only as if the {unit} were independent)")
+    elif shift and diff: verdict = f"an association beyond the trend (after the shift: {' and '.join(shift)}; in the changes: {' and '.join(diff)})"
+    else: verdict = ("weak evidence beyond the trend: " + (f"{' and '.join(shift)} after the shift, not in the changes" if shift
+                                                           else f"the changes' {' and '.join(diff)} only, not after the shift"))
+    floor = f"; with {int(row['n'])} {unit} the shift p cannot go below {row['shift_p_floor']:.2g}" if row["shift_p_floor"] > level else ""
+    return (f"{said}; {unit[:-1]}-to-{unit[:-1]} changes {changes}; lag-1 autocorrelation {row['lag1_isotropy']:.2f} "
+            f"(isotropy) and {row['lag1_score']:.2f} (score): {verdict}{floor}.")
+

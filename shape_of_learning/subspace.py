@@ -13,7 +13,7 @@ import pandas as pd
 import torch
 from torch import nn
 from torch.func import functional_call
-from .checks import integer
+from .checks import integer, number
 
 # %% auto #0
 __all__ = ['PROJECTIONS', 'METHODS', 'SAID_GROUPS', 'fwht', 'Fastfood', 'Dense', 'Identity', 'group_keys', 'Subspace', 'encode',
@@ -279,16 +279,7 @@ def _check_data(data, model=None) -> int:
                              "load it with num_labels=... that covers every class")
     return n
 
-def _check_number(value, name, minimum=None, strict=False):
-    "A finite real number (>= `minimum`, or > it with `strict`), else a ValueError naming `name` (a bool or a string is no number)."
-    ok = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating)) and math.isfinite(value)
-    if ok and minimum is not None: ok = value > minimum if strict else value >= minimum
-    if not ok:
-        need = "" if minimum is None else (" > " if strict else " >= ") + f"{minimum:g}"
-        raise ValueError(f"{name} must be a finite number{need}, got {value!r}")
-    return float(value)
-
-def _check_lr(lr, name="lr"): return _check_number(lr, name, 0, strict=True)
+def _check_lr(lr, name="lr"): return number(lr, name, 0, strict=True)
 
 def _batch(data, idx, device):
     "Rows `idx` of `data` on `device`, cut to the longest sequence in the batch (right padding)."
@@ -310,7 +301,7 @@ def fit(model, data:dict, lr:float, epochs:int=3, batch_size:int=16, seed:int=0,
     "AdamW on the trainable parameters of `model` (constant lr, seeded shuffling and dropout); the loss of every step."
     n = _check_data(data, model); _check_lr(lr)
     epochs, batch_size = integer(epochs, "epochs", 1), integer(batch_size, "batch_size", 1); integer(seed, "seed")
-    _check_number(weight_decay, "weight_decay", 0)
+    number(weight_decay, "weight_decay", 0)
     params = [p for p in model.parameters() if p.requires_grad]
     if not params: raise ValueError("the model has no trainable parameters")
     opt = torch.optim.AdamW(params, lr=lr, weight_decay=weight_decay)
@@ -356,7 +347,7 @@ def search_d90(
     ds = list(ds)
     for d in ds: _check_size(d=d)
     if not ds: raise ValueError("ds is empty: give at least one d to sweep")
-    _check_number(target, "target"); bisect = integer(bisect, "bisect", 0); _check_number(tol, "tol", 0)
+    number(target, "target"); bisect = integer(bisect, "bisect", 0); number(tol, "tol", 0)
     seen = {}
     def s(d):
         if d not in seen: seen[d] = score(d)
@@ -457,7 +448,7 @@ def d90(
         for lr in v: _check_lr(lr, f"every entry of {name}")
     for d in ds: _check_size(d=d)
     integer(epochs, "epochs", 1); integer(batch_size, "batch_size", 1); integer(seed, "seed"); integer(bisect, "bisect", 0)
-    _check_number(tol, "tol", 0)
+    number(tol, "tol", 0)
     _check_data(train, model); _check_data(test, model)
     base = copy.deepcopy(model)
     names = [k for k, p in base.named_parameters() if p.is_floating_point()]

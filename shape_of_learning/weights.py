@@ -14,7 +14,7 @@ import torch
 from pathlib import Path
 from .models import model_kind, decoder_parts, load_model, resolve_dtype, CheckpointFiles, OFFLINE_NAMES
 from .knn import as_matrix, square_safe
-from .checks import integer
+from .checks import integer, device as check_device
 from .style import styled, figure, GREY, title as figure_title
 
 # %% auto #0
@@ -50,15 +50,8 @@ def _default_rows(d, chunk_rows):
     return integer(chunk_rows, "chunk_rows", 1)
 
 def _device(W, device):
-    "`device` as a torch.device that can hold a tensor here (default: W's); else a ValueError naming it."
-    if device is None: return W.device
-    try:
-        dev = torch.device(device)
-        torch.empty(0, device=dev)
-    except (RuntimeError, TypeError, AssertionError) as e:
-        raise ValueError(f"device {device!r} cannot be used here ({str(e).splitlines()[0][:80]}); "
-                         "pass 'cpu', 'cuda' where a GPU is present, or None for W's own device") from None
-    return dev
+    "`device` as a usable torch.device (`checks.device`), W's own when None."
+    return check_device(device, default=W.device, none="W's own device")
 
 def _check_flag(value, name):
     "A bool argument (a string such as 'no' is truthy: refused, not read as True)."

@@ -8,6 +8,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/p1_profiles.
 from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
+import numpy as np
 import pandas as pd
 from ..data import text_source
 from ..hidden import ProfileSpec, layer_profile
@@ -15,11 +16,12 @@ from ..models import load_model
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
 from ..reproduce import TaskConfig, Task, register, run_task, dtype_column
 from ..style import figure, styled, title, label, color, colors, markers, token_text
+from .p1_study import turning_points
 
 # %% auto #0
 __all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'PROFILE_METRICS', 'AVGCOS_METRICS', 'PROFILES', 'AVGCOS',
            'PANELS', 'ProfileConfig', 'compute_profiles', 'compute_avgcos', 'top_tokens', 'shown_tokens',
-           'plot_profile_panels', 'profile_summary', 'plot_first_position', 'plot_profiles', 'plot_avgcos',
+           'plot_profile_panels', 'profile_summary', 'bell_test', 'plot_first_position', 'plot_profiles', 'plot_avgcos',
            'profile_findings', 'avgcos_findings']
 
 # %% ../../nbs/figures/p1_profiles.ipynb #9e3f779e
@@ -166,6 +168,45 @@ def profile_summary(t) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# %% ../../nbs/figures/p1_profiles.ipynb #9ac1def7
+def bell_test(t, metric:str="anisotropy", outliers:str="keep", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
+    "Per model (first position dropped): every interior maximum of the profile over depth that clears both ends by `rel` (`p1_study.turning_points`, one value per layer: the margin alone); a bell when one is in the middle third; the highest such with conservative lower ends from the batch sds."
+    from scipy import stats
+    df = t["profiles"]
+    sel = df[(df["first"] == "drop") & (df.metric == metric) & (df.outliers == outliers)]
+    rows = []
+    for model, g in sel.groupby("model", sort=False):
+        g = g.set_index("layer").sort_index()
+        last = int(g.index.max())
+        p = turning_points(g[["value"]].rename_axis("layer"), rel, level).points
+        clear = p[(p.kind == "max") & p.ends_ok]
+        middle = clear[(clear.layer >= last / 3) & (clear.layer <= 2 * last / 3)]
+        top = (middle if len(middle) else clear).sort_values("value").tail(1)
+        def low(a, b) -> float:                          # a conservative lower end of value[a] - value[b] from the batch sds
+            na, nb = int(g.n_batches[a]), int(g.n_batches[b])
+            if min(na, nb) < 2: return np.nan
+            s = lambda layer, n: g["std"][layer] * np.sqrt(n / (n - 1))
+            half = stats.t.ppf((1 + level) / 2, min(na, nb) - 1) * (s(a, na) / np.sqrt(na) + s(b, nb) / np.sqrt(nb))
+            return g.value[a] - g.value[b] - half
+        row = dict(model=model, kind=g.kind.iloc[0], metric=metric, outliers=outliers, entries=last + 1, bell=bool(len(middle)),
+                   peaks=", ".join(f"{int(r.layer)} ({r.value:.3f})" for r in clear.itertuples()) or "none",
+                   first=g.value.iloc[0], last=g.value.iloc[-1])
+        if len(top):
+            r = top.iloc[0]; L = int(r.layer)
+            row.update(peak_layer=L, depth=L / last, peak=r.value, above_first=r.from_first, above_last=r.to_last,
+                       margin=rel * max(r.value, abs(g.value.iloc[0]), abs(g.value.iloc[-1])),
+                       above_first_low=low(L, 0), above_last_low=low(L, last))
+        where = lambda: f"{row['peak']:.3f} at layer {row['peak_layer']} (relative depth {row['depth']:.2f})"
+        if row["bell"]:
+            row["verdict"] = (f"a bell: {where()}, {row['above_first']:.3f} above the first entry and {row['above_last']:.3f} "
+                              f"above the last (margin {rel:.0%} of the larger value; one value per layer: no interval, the "
+                              f"margin alone; conservative {level:.0%} lower ends from the batch sds "
+                              f"{row['above_first_low']:.3f} and {row['above_last_low']:.3f})")
+        elif len(clear): row["verdict"] = f"no bell: the peaks that clear both ends are at layers {row['peaks']}, none in the middle third"
+        else: row["verdict"] = "no bell: no interior maximum clears both ends"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
 # %% ../../nbs/figures/p1_profiles.ipynb #ef469ce3
 @styled
 def plot_first_position(t, cfg, ax=None):
@@ -221,7 +262,7 @@ def plot_avgcos(t, cfg, axes=None):
 
 # %% ../../nbs/figures/p1_profiles.ipynb #389172eb
 def profile_findings(t) -> list:
-    "Figs. 1 and 5: each model's anisotropy profile in one line (ends, peak, middle-third peak with outliers dropped), TwoNN's peak, the outlier vectors; the first-position effect."
+    "Figs. 1 and 5: each model's anisotropy profile in one line (ends, peak, middle-third peak with outliers dropped), the bell test (outliers kept and dropped), TwoNN's peak, the outlier vectors; the first-position effect."
     df, rows = t["profiles"], []
     for r in profile_summary(t).itertuples():
         rows.append(("P1 Fig. 1", f"{r.model} ({r.kind}): anisotropy embeddings / max (layer) / last; middle third max "
@@ -232,6 +273,9 @@ def profile_findings(t) -> list:
                      f"{r.twonn_max:.2f} ({r.twonn_max_layer}); {r.intersim_min:.3f}..{r.intersim_max:.3f}"))
         if r.outliers_max: rows.append(("P1 Fig. 1", f"{r.model}: outlier vectors, most in one layer (layer): tokens",
                                         f"{r.outliers_max} of {r.n_vectors:,} ({r.outliers_layer}): {r.outlier_tokens}"))
+    for outliers in ("keep", "drop"):
+        for r in bell_test(t, outliers=outliers).itertuples():
+            rows.append(("P1 Fig. 1", f"{r.model}: is the anisotropy profile a bell (outliers {outliers})", r.verdict))
     kept = df[(df["first"] == "keep") & (df.metric == "anisotropy")]
     for model, g in kept.groupby("model", sort=False):
         k = g[g.outliers == "keep"].value.max()

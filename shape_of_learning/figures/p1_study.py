@@ -24,10 +24,10 @@ from ..style import figure, styled, title, label, color
 from .training import sweep_source, share_y
 
 # %% auto #0
-__all__ = ['STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATORS', 'NAMES', 'StudyConfig', 'size_label', 'model_size',
+__all__ = ['STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATORS', 'NAMES', 'FORMATS', 'StudyConfig', 'size_label', 'model_size',
            'runs_store', 'run_key', 'study_run', 'run_keys', 'study_progress', 'compute_study', 'initial_model',
-           'neighbour_structure', 'seed_curves', 'rise_then_fall', 'fall_then_rise', 'size_table', 'plot_curves',
-           'plot_layers', 'plot_study', 'study_findings']
+           'neighbour_structure', 'seed_curves', 'Turns', 'turns_sentence', 'turning_points', 'study_turns',
+           'study_verdicts', 'size_table', 'plot_curves', 'plot_layers', 'plot_study', 'study_findings']
 
 # %% ../../nbs/figures/p1_study.ipynb #1f08b874
 @dataclass(frozen=True)
@@ -170,6 +170,7 @@ def neighbour_structure(model, tokenizer, source, n_tokens:int=4096, window:int=
 # %% ../../nbs/figures/p1_study.ipynb #c3424260
 ESTIMATORS = ("twonn", "mada", "mom")
 NAMES = dict(twonn="TwoNN", mada="MADA", mom="MoM", anisotropy="anisotropy", intersim="InterSim")
+FORMATS = dict(anisotropy=".3f", intersim=".3f")          # how a verdict writes a metric's values; IDs: ".2f"
 
 def _sizes(df) -> list: return list(dict.fromkeys(df["size"]))
 
@@ -181,52 +182,105 @@ def seed_curves(df:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFram
     elif layers != "all": raise ValueError(f"layers must be 'blocks', 'embeddings' or 'all'; got {layers!r}")
     return sel.groupby(["size", "seed", "step"]).value.mean().unstack(["size", "seed"]).sort_index()
 
-def _turn(c:pd.DataFrame, sign:int, rel:float, level:float) -> dict:
-    "The seeds' mean curve's extremum (sign 1: maximum, -1: minimum) and the per-seed change into it and out of it, with t-interval lower ends."
+# %% ../../nbs/figures/p1_study.ipynb #ea6a9c82
+@dataclass
+class Turns:
+    "A curve's turning points: `points` (a row per interior extremum of the seeds' mean), `changes` (a row per stretch between anchors), the `verdict` sentence made from them, and the number of `seeds`."
+    points: pd.DataFrame
+    changes: pd.DataFrame
+    verdict: str
+    seeds: int
+
+# %% ../../nbs/figures/p1_study.ipynb #d23e0345
+def turns_sentence(points:pd.DataFrame, changes:pd.DataFrame, seeds:int, axis:str="step", fmt:str=".2f", level:float=0.95) -> str:
+    "The verdict in words: the turns that clear the margin, then every stretch that clears it (change, interval, margin), chained where two meet."
+    at = lambda x: f"{int(x):,}" if float(x).is_integer() else f"{x:g}"          # 3,000; a relative depth 0.5
+    clear = points[points.into_ok & points.out_ok]
+    if not len(points): head = "no interior turn"
+    elif not len(clear): head = f"no turn clears the margin ({len(points)} tested)"
+    else:
+        named = [f"{'a peak' if r.kind == 'max' else 'a trough'} at {axis} {at(r[axis])}" for _, r in clear.iterrows()]
+        head = (", ".join(named[:-1]) + " and " if len(named) > 1 else "") + named[-1] + (" clears" if len(named) == 1 else " clear") + " the margin"
+    if seeds < 2: head += " (one seed: no interval, the margin alone)"
+    parts, last = [], None
+    for r in changes[changes.clear].itertuples():
+        verb = "rises" if r.change > 0 else "falls"
+        ci = f", {level:.0%} interval {r.low:+{fmt}} to {r.high:+{fmt}}" if seeds > 1 else ""
+        about = f"({r.change:+{fmt}}{ci}; margin {r.threshold:{fmt}})"
+        if r.start == last: parts[-1] += f", then {verb} to {r.end_value:{fmt}} by {axis} {at(r.end)} {about}"
+        else: parts.append(f"{verb} {r.start_value:{fmt}} -> {r.end_value:{fmt}} by {axis} {at(r.end)} {about}")
+        last = r.end
+    return f"{head}: " + ("; ".join(parts) if parts else "no change clears the margin")
+
+# %% ../../nbs/figures/p1_study.ipynb #b9934edd
+def turning_points(curves:pd.DataFrame, rel:float=0.05, level:float=0.95, fmt:str=".2f") -> Turns:
+    "Every interior local maximum and minimum of the seeds' mean curve (`curves`: indexed by step or depth, a column per seed), the change into and out of each per seed with a t-interval over seeds, against a margin of `rel` of the larger value a change joins."
     from scipy import stats
-    m, n = c.mean(axis=1), c.shape[1]
-    first, last, top = m.index[0], m.index[-1], (m * sign).idxmax()
-    into, out = sign * (c.loc[top] - c.loc[first]), sign * (c.loc[top] - c.loc[last])
-    tq = stats.t.ppf((1 + level) / 2, n - 1) if n > 1 else np.inf
-    low = lambda x: x.mean() - tq * x.std(ddof=1) / np.sqrt(n) if n > 1 else -np.inf
-    sd = lambda s: float(c.loc[s].std(ddof=1)) if n > 1 else np.nan
-    thr = rel * abs(m.loc[top])
-    at = "first" if top == first else "last" if top == last else None
-    return dict(seeds=n, start=m.loc[first], start_sd=sd(first), turn=m.loc[top], turn_sd=sd(top), turn_step=int(top),
-                final=m.loc[last], final_sd=sd(last), into=into.mean(), into_low=low(into), out=out.mean(), out_low=low(out),
-                threshold=thr, at=at, into_ok=low(into) > thr, out_ok=low(out) > thr)
+    c = curves.dropna().sort_index()
+    if len(c) < 3: raise ValueError(f"a curve needs at least 3 points to turn; got {len(c)}")
+    axis, n = c.index.name or "step", c.shape[1]
+    x, v = c.index.to_numpy(), c.to_numpy(dtype=float)
+    m = v.mean(axis=1)
+    slope = pd.Series(np.sign(np.diff(m))).replace(0, np.nan).ffill().bfill().fillna(0).to_numpy()   # flat: as before
+    turns = [i for i in range(1, len(m) - 1) if slope[i - 1] != slope[i]]
+    tq = stats.t.ppf((1 + level) / 2, n - 1) if n > 1 else np.nan
+    def change(a, b) -> dict:                            # every seed's v[b] - v[a]: mean, t-interval, margin, clear
+        d = v[b] - v[a]; mean = d.mean()
+        half = tq * d.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+        thr = rel * max(abs(m[a]), abs(m[b]))
+        ok = (mean - half > thr if mean > 0 else mean + half < -thr) if n > 1 else abs(mean) > thr
+        return dict(start=x[a], end=x[b], start_value=m[a], end_value=m[b], change=mean, low=mean - half,
+                    high=mean + half, threshold=thr, clear=bool(ok))
+    anchors = [0, *turns, len(m) - 1]
+    changes = pd.DataFrame([change(a, b) for a, b in zip(anchors[:-1], anchors[1:])],
+                           columns=["start", "end", "start_value", "end_value", "change", "low", "high", "threshold", "clear"])
+    up = lambda r, sign: (sign * r["change"], r["low"] if sign > 0 else -r["high"])   # a change as a rise (sign 1) or a fall, and its lower end
+    rows = []
+    for j, i in enumerate(turns):
+        sign = 1 if slope[i - 1] > 0 else -1             # 1: a maximum (a rise into it), -1: a minimum
+        into, out = changes.iloc[j], changes.iloc[j + 1]
+        first, last = change(0, i), change(i, len(m) - 1)
+        (into_size, into_low), (out_size, out_low) = up(into, sign), up(out, -sign)
+        (first_size, first_low), (last_size, last_low) = up(first, sign), up(last, -sign)
+        rows.append({"kind": "max" if sign > 0 else "min", axis: x[i], "value": m[i],
+                     "value_sd": float(v[i].std(ddof=1)) if n > 1 else np.nan,
+                     "before": into.start, "into": into_size, "into_low": into_low, "into_ok": bool(into.clear),
+                     "after": out.end, "out": out_size, "out_low": out_low, "out_ok": bool(out.clear),
+                     "from_first": first_size, "from_first_low": first_low, "to_last": last_size, "to_last_low": last_low,
+                     "ends_ok": bool(first["clear"] and last["clear"] and first_size > 0 and last_size > 0)})
+    points = pd.DataFrame(rows, columns=["kind", axis, "value", "value_sd", "before", "into", "into_low", "into_ok", "after",
+                                         "out", "out_low", "out_ok", "from_first", "from_first_low", "to_last",
+                                         "to_last_low", "ends_ok"])
+    return Turns(points, changes, turns_sentence(points, changes, n, axis, fmt, level), n)
 
-def _verdict(r:dict, up:str, down:str, extreme:str) -> str:
-    "Words for a turn: `up` is the change into the extremum, `down` the change out of it."
-    if r["at"] == "first": return f"no {up}: {extreme} at step 0"
-    if r["at"] == "last": return f"no {down}: {extreme} at the last step"
-    if r["into_ok"] and r["out_ok"]: return f"{up}, then {down}"
-    if r["into_ok"]: return f"{up}; the {down} is within the seed spread"
-    if r["out_ok"]: return f"{down}; the {up} before it is within the seed spread"
-    return f"{up} and {down} both within the seed spread"
+# %% ../../nbs/figures/p1_study.ipynb #032e9394
+def study_turns(df:pd.DataFrame, metric:str="twonn", layers:str="blocks", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
+    "Every turn of each size's seeds' mean curve (`turning_points` of `seed_curves`): a row per size and turn."
+    curves = seed_curves(df, metric, layers)
+    out = [turning_points(curves[size], rel, level).points.assign(size=size, metric=metric, layers=layers, seeds=curves[size].shape[1])
+           for size in _sizes(df)]
+    out = pd.concat(out, ignore_index=True)
+    return out[["size", "metric", "layers", "seeds"] + [c for c in out.columns if c not in ("size", "metric", "layers", "seeds")]]
 
-def rise_then_fall(df:pd.DataFrame, metric:str="twonn", layers:str="blocks", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
-    "Per size: the seeds' mean curve, its peak, and whether the rise to the peak and the fall after it exceed `rel` of the peak at `level` confidence over seeds."
+# %% ../../nbs/figures/p1_study.ipynb #9716cc7a
+def study_verdicts(df:pd.DataFrame, metric:str="twonn", layers:str="blocks", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
+    "Per size: the seeds' mean curve at its ends, its turns, the ones that clear the margin (peaks: a rise, then a fall; troughs: a fall, then a rise), and the verdict sentence."
     curves, rows = seed_curves(df, metric, layers), []
     for size in _sizes(df):
-        r = _turn(curves[size].dropna(), 1, rel, level)
-        rows.append(dict(size=size, metric=metric, layers=layers, seeds=r["seeds"], start=r["start"], start_sd=r["start_sd"],
-                         peak=r["turn"], peak_sd=r["turn_sd"], peak_step=r["turn_step"], final=r["final"], final_sd=r["final_sd"],
-                         rise=r["into"], rise_low=r["into_low"], fall=r["out"], fall_low=r["out_low"], threshold=r["threshold"],
-                         verdict=_verdict(r, "rise", "fall", "highest")))
+        c = curves[size].dropna()
+        t = turning_points(c, rel, level, FORMATS.get(metric, ".2f"))
+        ok = t.points[t.points.into_ok & t.points.out_ok]
+        sd = lambda row: float(row.std(ddof=1)) if t.seeds > 1 else np.nan
+        rows.append(dict(size=size, metric=metric, layers=layers, seeds=t.seeds, start=c.iloc[0].mean(), start_sd=sd(c.iloc[0]),
+                         final=c.iloc[-1].mean(), final_sd=sd(c.iloc[-1]), highest_step=int(c.mean(axis=1).idxmax()),
+                         lowest_step=int(c.mean(axis=1).idxmin()), turns=len(t.points),
+                         peaks=tuple(int(s) for s in ok[ok.kind == "max"].step),
+                         troughs=tuple(int(s) for s in ok[ok.kind == "min"].step),
+                         rise_then_fall=bool((ok.kind == "max").any()), fall_then_rise=bool((ok.kind == "min").any()),
+                         verdict=t.verdict))
     return pd.DataFrame(rows)
 
-def fall_then_rise(df:pd.DataFrame, metric:str="mada", layers:str="blocks", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
-    "The mirror test: the seeds' mean curve's lowest point, and whether the fall to it and the rise after it exceed `rel` of it at `level` confidence."
-    curves, rows = seed_curves(df, metric, layers), []
-    for size in _sizes(df):
-        r = _turn(curves[size].dropna(), -1, rel, level)
-        rows.append(dict(size=size, metric=metric, layers=layers, seeds=r["seeds"], start=r["start"], start_sd=r["start_sd"],
-                         trough=r["turn"], trough_sd=r["turn_sd"], trough_step=r["turn_step"], final=r["final"],
-                         final_sd=r["final_sd"], fall=r["into"], fall_low=r["into_low"], rise=r["out"], rise_low=r["out_low"],
-                         threshold=r["threshold"], verdict=_verdict(r, "fall", "rise", "lowest")))
-    return pd.DataFrame(rows)
-
+# %% ../../nbs/figures/p1_study.ipynb #fecc9b9e
 def size_table(t:dict) -> pd.DataFrame:
     "One row per size: parameters, tokens seen, epochs over the training text, held-out loss at the end (mean, sd over seeds)."
     logs = t["study_logs"]
@@ -237,7 +291,6 @@ def size_table(t:dict) -> pd.DataFrame:
                              steps=g.step.first(), tokens=g.tokens.first(), epochs=g.epochs.first(),
                              val_loss=g.val_loss.mean(), val_loss_sd=g.val_loss.std(ddof=1),
                              train_seconds=g.seconds.mean(), profile_seconds=g.profile_seconds.mean())).reset_index()
-
 
 # %% ../../nbs/figures/p1_study.ipynb #6eed1bc9
 def _band(ax, curves, color, ls="-"):
@@ -335,20 +388,15 @@ def plot_study(t, cfg) -> dict:
 
 # %% ../../nbs/figures/p1_study.ipynb #7aef7411
 def study_findings(t) -> list:
-    "Per size: the loss, and the rise-then-fall verdict of every ID estimator on the blocks' mean (mean ± sd over seeds)."
+    "Per size: the loss, and every estimator's (and anisotropy's) blocks' mean over training, its ends and the verdict on every turn (mean ± sd over seeds)."
     rows = []
     for r in size_table(t).itertuples():
         rows.append(("study", f"{r.size} ({r.params / 1e6:.2f}M params): held-out loss after {r.steps:,} steps "
                               f"({r.tokens / 1e6:.1f}M tokens, {r.epochs:.2f} epochs), {r.seeds} seeds",
                      f"{r.val_loss:.3f} ± {r.val_loss_sd:.3f}"))
     for metric in ESTIMATORS + ("anisotropy",):
-        fig, f = ("P1 Figs. 2-3", ".3f") if metric == "anisotropy" else ("P1 Fig. 4", ".2f")
-        for r in rise_then_fall(t["study"], metric).itertuples():
-            rows.append((fig, f"{r.size}: blocks' mean {NAMES[metric]}, step 0 / peak (step) / final",
-                         f"{r.start:{f}}±{r.start_sd:{f}} / {r.peak:{f}}±{r.peak_sd:{f}} ({r.peak_step}) / "
-                         f"{r.final:{f}}±{r.final_sd:{f}}: {r.verdict}"))
-        if metric == "anisotropy": continue
-        for r in fall_then_rise(t["study"], metric).itertuples():
-            rows.append((fig, f"{r.size}: blocks' mean {NAMES[metric]}, lowest (step); the mirror test",
-                         f"{r.trough:{f}}±{r.trough_sd:{f}} ({r.trough_step}): {r.verdict}"))
+        fig, f = ("P1 Figs. 2-3", FORMATS["anisotropy"]) if metric == "anisotropy" else ("P1 Fig. 4", ".2f")
+        for r in study_verdicts(t["study"], metric).itertuples():
+            rows.append((fig, f"{r.size}: blocks' mean {NAMES[metric]}, step 0 -> last step; every turn tested",
+                         f"{r.start:{f}}±{r.start_sd:{f}} -> {r.final:{f}}±{r.final_sd:{f}}; {r.verdict}"))
     return rows

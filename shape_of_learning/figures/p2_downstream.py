@@ -16,7 +16,7 @@ import pandas as pd
 from ..anisotropy import average_cosine
 from ..checkpoints import Measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS
 from ..data import LabeledTexts, labeled_texts, sol_cache
-from ..downstream import layer_features, stratified_folds, probe_accuracy, probe_profile, isotropy_correlation, NEWTON_MAX
+from ..downstream import layer_features, stratified_folds, probe_accuracy, probe_profile, isotropy_correlation, correlation_verdict, NEWTON_MAX
 from ..models import QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, colors, markers, GREY
@@ -24,10 +24,11 @@ from ..weights import partition_isotropy, unembedding_matrix
 from .training import run_checkpoints, missing_of, missing_notes, coverage
 
 # %% auto #0
-__all__ = ['PROBE_CONFIGS', 'PROBES', 'OFFLINE_SETS', 'PAPER_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES', 'ProbeConfig',
-           'compute_probes', 'legend_columns', 'task_panels', 'plot_probes', 'ProbeSet', 'ProbeSeriesConfig',
-           'series_rows', 'texts_fingerprint', 'series_measure', 'series_sweeps', 'compute_probe_series',
-           'series_correlations', 'plot_probe_series', 'probe_series_findings', 'probe_findings']
+__all__ = ['PROBE_CONFIGS', 'PROBES', 'SHOWN', 'OFFLINE_SETS', 'PAPER_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES',
+           'ProbeConfig', 'compute_probes', 'legend_columns', 'task_panels', 'plot_probes', 'layer_correlations',
+           'ProbeSet', 'ProbeSeriesConfig', 'series_rows', 'texts_fingerprint', 'series_measure', 'series_sweeps',
+           'compute_probe_series', 'series_correlations', 'plot_probe_series', 'probe_series_findings',
+           'probe_findings']
 
 # %% ../../nbs/figures/p2_downstream.ipynb #43a0901d
 @dataclass(frozen=True)
@@ -113,6 +114,23 @@ def plot_probes(t, cfg, axes=None):
     title(fig, "Linear-probe accuracy per layer (paper 2's downstream question): mean-pooled hidden states, 5-fold "
                "cross-validation, mean and ±1 s.d. over the folds", cfg.about)
     return fig
+
+# %% ../../nbs/figures/p2_downstream.ipynb #1fc395f2
+def layer_correlations(t) -> pd.DataFrame:
+    "Per model and task: `isotropy_correlation` of probe accuracy with isotropy (1 - average cosine) over the layers in order (layer 0 included), and its verdict (why there is none, for a series too short or constant)."
+    rows = []
+    for (model, task), g in t["probes"].groupby(["model", "task"], sort=False):
+        w = g.pivot_table(index="layer", columns="metric", values="value").sort_index()
+        try: row = isotropy_correlation(1 - w.avg_cos, {task: w.probe_accuracy}, drop_first=False)
+        except ValueError as e: row = pd.DataFrame([dict(task=task, n=len(w), verdict=f"no correlation: {e}")])
+        rows.append(row.assign(model=model))
+    cor = pd.concat(rows, ignore_index=True)
+    cor["verdict"] = [r.get("verdict") if isinstance(r.get("verdict"), str) else correlation_verdict(r, unit="layers") for _, r in cor.iterrows()]
+    return cor
+
+SHOWN = ["model", "task", "n", "pearson", "pearson_p", "pearson_p_shift", "spearman", "spearman_p", "spearman_p_shift",
+         "lag1_isotropy", "lag1_score", "diff_pearson", "diff_pearson_p", "diff_spearman", "diff_spearman_p"]   # the table every quote comes from
+
 
 # %% ../../nbs/figures/p2_downstream.ipynb #1de4e9be
 @dataclass(frozen=True)
@@ -215,13 +233,15 @@ PROBE_SERIES = register(Task("probe_series", "P2 Figs. 11-13", ("probe_series", 
 
 # %% ../../nbs/figures/p2_downstream.ipynb #2f346b3d
 def series_correlations(t) -> pd.DataFrame:
-    "Per model and set: Pearson, Spearman and Kendall of the probe accuracy with I(W) across checkpoints (the first left out)."
+    "Per model and set: `isotropy_correlation` of the probe accuracy with I(W) across checkpoints in order (the first left out), and its verdict."
     rows = []
     for model, g in t["probe_series"].groupby("model", sort=False):
         iso = g[g.metric == "isotropy_unembedding"].set_index("step").value.sort_index()
         acc = g[g.metric == "probe_accuracy"].pivot_table(index="step", columns="task", values="value").reindex(iso.index)
         rows.append(isotropy_correlation(iso, acc).assign(model=model))
-    return pd.concat(rows, ignore_index=True)
+    cor = pd.concat(rows, ignore_index=True)
+    cor["verdict"] = [correlation_verdict(r, unit="checkpoints") for _, r in cor.iterrows()]
+    return cor
 
 # %% ../../nbs/figures/p2_downstream.ipynb #6e366d67
 @styled
@@ -260,19 +280,21 @@ def plot_probe_series(t, cfg, axes=None):
 
 # %% ../../nbs/figures/p2_downstream.ipynb #b4a82ccb
 def probe_series_findings(t) -> list:
-    "Per model, how many checkpoints it rests on; Spearman's rho of probe accuracy with I(W) across them, per model and set."
+    "Per model, how many checkpoints it rests on; per model and set, the verdict on probe accuracy against I(W) across them (both coefficients, every p)."
     ser, missing = t["probe_series"], missing_of(t, "probe_series_missing")
     rows = []
     for model in dict.fromkeys([*ser.model, *missing.run]):
         rows.append(("P2 Figs. 11-13", f"{model}: checkpoints measured",
                      coverage(ser[ser.model == model].step.nunique(), missing[missing.run == model])))
-    return rows + [("P2 Figs. 11-13", f"{r.model} {r.task}: Spearman(I(W), probe accuracy) over {r.n} checkpoints",
-                    f"{r.spearman:.2f} (p = {r.spearman_p:.2g})") for r in series_correlations(t).itertuples()]
+    return rows + [("P2 Figs. 11-13", f"{r.model} {r.task}: I(W) against probe accuracy over {r.n} checkpoints", r.verdict)
+                   for r in series_correlations(t).itertuples()]
 
 # %% ../../nbs/figures/p2_downstream.ipynb #f8075409
 def probe_findings(t) -> list:
-    "Probe accuracy at the embeddings and at the best layer, per model and task."
+    "Probe accuracy at the embeddings and at the best layer, per model and task; then the verdict on probe accuracy against isotropy across the layers."
     acc = t["probes"][t["probes"].metric == "probe_accuracy"]
     return [("P2 downstream", f"{m} {task}: probe accuracy embeddings -> best (layer)",
              f"{g.sort_values('layer').value.iloc[0]:.3f} -> {g.value.max():.3f} ({int(g.layer[g.value.idxmax()])})")
-            for (m, task), g in acc.groupby(["model", "task"], sort=False)]
+            for (m, task), g in acc.groupby(["model", "task"], sort=False)] + \
+           [("P2 downstream", f"{r.model} {r.task}: isotropy (1 - average cosine) against probe accuracy over {r.n} layers", r.verdict)
+            for r in layer_correlations(t).itertuples()]

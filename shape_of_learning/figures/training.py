@@ -22,8 +22,8 @@ from ..style import figure, styled, title, label, colors, markers, wrap, MIN_FON
 # %% auto #0
 __all__ = ['PAPER_RUNS', 'TRAINING_CONFIGS', 'TRAINING', 'TrainingConfig', 'sweep_source', 'run_checkpoints', 'every',
            'run_measures', 'training_sweeps', 'compute_training', 'run_styles', 'step_axis', 'share_y', 'layer_axis',
-           'missing_of', 'mark_missing', 'missing_notes', 'coverage', 'note_missing', 'plot_dynamics', 'plot_weights',
-           'plot_cosine', 'plot_loss', 'plot_training', 'training_findings']
+           'missing_of', 'mark_missing', 'missing_notes', 'coverage', 'note_missing', 'layer_mean', 'plot_dynamics',
+           'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training', 'training_findings']
 
 # %% ../../nbs/figures/training.ipynb #e4a16835
 @dataclass(frozen=True)
@@ -197,12 +197,22 @@ def note_missing(fig, t:dict, table:str="training_missing"):
     else: fig.subplots_adjust(bottom=fig.subplotpars.bottom + bottom)     # no constrained layout: above the room its labels had
     return note
 
+# %% ../../nbs/figures/training.ipynb #1df96b2e
+def layer_mean(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
+    "A metric at every checkpoint, a column per run: its mean over the blocks' outputs, at the embedding output (layer 0), or over every layer (`all`: paper 1's mean, embedding output and final norm included)."
+    sel = prof[prof.metric == metric]
+    if layers == "blocks": sel = sel[sel.layer_name.str.startswith("block")]
+    elif layers == "embeddings": sel = sel[sel.layer == 0]
+    elif layers != "all": raise ValueError(f"layers must be 'blocks', 'embeddings' or 'all'; got {layers!r}")
+    return sel.groupby(["step", "run"]).value.mean().unstack("run")
+
 # %% ../../nbs/figures/training.ipynb #43f85b12
 @styled
 def plot_dynamics(t, cfg, axes=None):
-    "Paper 1, Figs. 2-5 over steps: mean TwoNN ID, the three ID estimators, held-out loss, anisotropy per layer of the first and last run (shared y), mean InterSim; into six `axes`, else a two-column figure."
+    "Paper 1, Figs. 2-5 over steps: TwoNN ID of the blocks' mean, the embedding output and (named as such) every layer's mean, the blocks' mean of the three ID estimators (IDs on one log scale), held-out loss, anisotropy per layer of the first and last run (shared y), the blocks' mean InterSim; into six `axes`, else a two-column figure."
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
     df = t["training_dynamics"]
     prof = df[df.measure == "profile"]
     runs = list(df.run.unique()); col, mark = run_styles(runs)
@@ -211,15 +221,20 @@ def plot_dynamics(t, cfg, axes=None):
     axes = list(getattr(axes, "flat", axes))
     for ax in (axes[0], axes[1], axes[2], axes[5]): step_axis(ax)     # before the data: its limits chosen on the log scale
     share_y(axes[:2]); share_y(axes[3:5])
-    def per_step(metric):                              # {run: mean over layers by step}; runs have their own step grids
-        table = prof[prof.metric == metric].groupby(["step", "run"]).value.mean().unstack("run")
-        return {run: s.dropna() for run, s in table.items()}
+    axes[0].set_yscale("log")                            # the embedding output's ID is ten times the blocks'
+    axes[0].yaxis.set_major_locator(FixedLocator([1, 2, 5, 10, 20, 50, 100, 200]))
+    axes[0].yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}")); axes[0].yaxis.set_minor_locator(NullLocator())
+    def per_step(metric, layers="blocks"):             # {run: the layers' mean by step}; runs have their own step grids
+        return {run: s.dropna() for run, s in layer_mean(prof, metric, layers).items()}
     estimators = {"twonn": "-", "mada": "--", "mom": ":"}
-    for run, s in per_step("twonn").items(): axes[0].plot(s.index, s.values, marker=mark[run], ms=2, color=col[run])
-    axes[0].set(title="mean ID across layers\n(TwoNN)", ylabel="intrinsic dimension")
+    scopes = {"blocks": dict(ls="-", lw=1.2), "embeddings": dict(ls="--", lw=0.9), "all": dict(ls=":", lw=0.9)}
+    for layers, how in scopes.items():
+        for run, s in per_step("twonn", layers).items():
+            axes[0].plot(s.index, s.values, marker=mark[run] if layers == "blocks" else None, ms=2, color=col[run], **how)
+    axes[0].set(title="TwoNN ID: blocks' mean,\nembedding output, all layers", ylabel="intrinsic dimension")
     for est, ls in estimators.items():
         for run, s in per_step(est).items(): axes[1].plot(s.index, s.values, ls, lw=0.9, color=col[run])
-    axes[1].set(title="mean ID across layers\n(TwoNN, MADA, MoM)", ylabel="intrinsic dimension")
+    axes[1].set(title="blocks' mean ID\n(TwoNN, MADA, MoM)", ylabel="intrinsic dimension")
     loss = df.drop_duplicates(["run", "step"]).pivot(index="step", columns="run", values="val_loss")
     for run, s in loss.items():
         if s.notna().any(): axes[2].plot(s.index, s.values, marker=mark[run], ms=2, color=col[run])
@@ -240,14 +255,16 @@ def plot_dynamics(t, cfg, axes=None):
         ax.legend(title="training step", loc="upper left")
     axes[3].set_ylim(bottom=0)
     for run, s in per_step("intersim").items(): axes[5].plot(s.index, s.values, marker=mark[run], ms=2, color=col[run])
-    axes[5].set(title="mean InterSim\nacross layers", ylabel="average cosine (InterSim)")
+    axes[5].set(title="blocks' mean InterSim", ylabel="average cosine (InterSim)")
     for ax in (axes[0], axes[1], axes[2], axes[5]): mark_missing(ax, missing_of(t), col)
     by_run = [Line2D([], [], color=col[r], marker=mark[r], ms=2, label=label(r)) for r in runs]
     by_estimator = [Line2D([], [], color="0.3", ls=ls, lw=0.9, label=f"{label(est)}, middle panel") for est, ls in estimators.items()]
-    if fig is None: axes[0].legend(handles=by_run); axes[1].legend(handles=by_estimator); return axes[0].figure
-    if len(runs) == len(estimators):                    # runs in the first row, estimators in the second
-        fig.legend(handles=[h for pair in zip(by_run, by_estimator) for h in pair], loc="outside lower center", ncol=len(runs))
-    else: fig.legend(handles=by_run + by_estimator, loc="outside lower center", ncol=4)
+    words = {"blocks": "blocks' mean", "embeddings": "embedding output", "all": "all layers (paper 1)"}
+    by_scope = [Line2D([], [], color="0.3", label=f"{words[k]}, left panel", **how) for k, how in scopes.items()]
+    if fig is None: axes[0].legend(handles=by_run + by_scope); axes[1].legend(handles=by_estimator); return axes[0].figure
+    if len(runs) == len(estimators):                    # runs in the first row, estimators in the second, the left panel's lines in the third
+        fig.legend(handles=[h for row in zip(by_run, by_estimator, by_scope) for h in row], loc="outside lower center", ncol=len(runs))
+    else: fig.legend(handles=by_run + by_estimator + by_scope, loc="outside lower center", ncol=3)
     title(fig, f"Over training (paper 1, Figs. 2-5): {int(prof.n_vectors.max()):,} held-out tokens per layer, "
                f"{len(steps)} checkpoints; colour: the run, in the per-layer panels the training step (dark = early)", cfg.about)
     note_missing(fig, t)
@@ -376,15 +393,18 @@ def plot_training(t, cfg) -> dict:
 
 # %% ../../nbs/figures/training.ipynb #5e70394f
 def training_findings(t) -> list:
-    "How many checkpoints each run rests on; mean TwoNN and the largest layer anisotropy first, at their peak and last; I(W) first to last."
+    "How many checkpoints each run rests on; TwoNN's blocks' mean and the embedding output's (and every layer's mean, named as such) and the largest layer anisotropy first, at their peak and last; I(W) first to last."
     df, rows, missing = t["training_dynamics"], [], missing_of(t)
     prof, wts = df[df.measure == "profile"], df[df.measure == "weights"]
+    means = {layers: layer_mean(prof, "twonn", layers) for layers in ("blocks", "embeddings", "all")}
+    words = {"blocks": "blocks' mean", "embeddings": "embedding output", "all": "every layer's mean (paper 1's)"}
     for run, g in prof.groupby("run", sort=False):
         rows.append(("P1 Figs. 2-5, P2 Figs. 3-4", f"{run}: checkpoints measured", coverage(g.step.nunique(), missing[missing.run == run])))
-        s = g[g.metric == "twonn"].groupby("step").value.mean()
+        for layers, m in means.items():
+            s = m[run].dropna()
+            rows.append(("P1 Fig. 4", f"{run}: TwoNN ID, {words[layers]}, step {s.index[0]} / peak (step) / final",
+                         f"{s.iloc[0]:.1f} / {s.max():.1f} ({s.idxmax()}) / {s.iloc[-1]:.1f}"))
         a = g[g.metric == "anisotropy"].groupby("step").value.max()
-        rows.append(("P1 Fig. 4", f"{run}: mean TwoNN ID, step {s.index[0]} / peak (step) / final",
-                     f"{s.iloc[0]:.1f} / {s.max():.1f} ({s.idxmax()}) / {s.iloc[-1]:.1f}"))
         rows.append(("P1 Figs. 2-3", f"{run}: largest layer anisotropy, step {a.index[0]} / peak (step) / final",
                      f"{a.iloc[0]:.3f} / {a.max():.3f} ({a.idxmax()}) / {a.iloc[-1]:.3f}"))
     for run, gaps in missing[~missing.run.isin(prof.run)].groupby("run", sort=False):
