@@ -6,13 +6,14 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/checks.html.md"""
 
 # %% ../nbs/checks.ipynb #e382de31
 from __future__ import annotations
-import logging, math, numbers
+import json, logging, math, numbers, re
 from contextlib import contextmanager
+from pathlib import Path
 import pandas as pd
 import torch
 
 # %% auto #0
-__all__ = ['raises', 'logged', 'quoted', 'integer', 'number', 'device']
+__all__ = ['NUMBER', 'raises', 'logged', 'quoted', 'prose_numbers', 'markdown', 'integer', 'number', 'device']
 
 # %% ../nbs/checks.ipynb #6e7b3b9a
 def raises(f, *match, exc=ValueError) -> str:
@@ -46,8 +47,8 @@ def _written(s:str) -> tuple:
     scale = 0.01 if pct else 1.0
     return float(t) * scale, 0.5 * 10.0 ** (exp - dec) * scale
 
-def quoted(computed:dict, prose:dict, eps:dict=None):
-    "Assert that every number a paragraph writes (`prose`, strings) is the `computed` value rounded as written (or within `eps`); return the checks as a table."
+def quoted(computed:dict, prose:dict, eps:dict=None, text:str=None, settings=()):
+    "Assert that every number a paragraph writes (`prose`, strings) is the `computed` value rounded as written (or within `eps`), and with `text` (the paragraph) that each occurs in it and it writes no other number but `settings`; return the checks as a table."
     eps, rows, bad = eps or {}, [], []
     missing = sorted(set(prose) - set(computed))
     if missing: raise KeyError(f"quoted numbers with no computed value: {missing}")
@@ -58,7 +59,39 @@ def quoted(computed:dict, prose:dict, eps:dict=None):
         rows.append(dict(quoted=k, written=s, computed=float(computed[k]), tolerance=tol, ok=ok))
         if not ok: bad.append(f"{k}: written {s}, computed {float(computed[k])!r} (tolerance {tol:.2g})")
     assert not bad, "the prose no longer matches the table:\n  " + "\n  ".join(bad)
+    if text is not None: _in_text(prose, text, settings)
     return pd.DataFrame(rows)
+
+def _in_text(prose:dict, text:str, settings):
+    "Both directions between the quoted strings and the numbers the paragraph writes."
+    written = prose_numbers(text)
+    absent = [f"{k}: {s}" for k, s in prose.items() if str(s).lstrip("-−") not in written]
+    assert not absent, "quoted numbers the paragraph does not write (edited, or a stale copy?):\n  " + "\n  ".join(absent)
+    known = {str(s).lstrip("-−") for s in prose.values()} | {str(s) for s in settings}
+    loose = sorted(set(written) - known, key=written.index)
+    assert not loose, f"numbers the paragraph writes that no cell checks (quote them, or name them in settings): {loose}"
+
+# %% ../nbs/checks.ipynb #b6c06da0
+NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:e-?\d+)?%?(?!\.?\d)")     # '1.35M' -> 1.35; 'd90', 'x2' are words
+
+def prose_numbers(text:str) -> list:
+    "The numbers a paragraph writes, as written, outside math ($...$, $$...$$) and inline code; commas of thousands kept, a trailing period dropped."
+    plain = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`", " ", text, flags=re.S)
+    return [m.group(0).rstrip(",") for m in NUMBER.finditer(plain)]
+
+def markdown(notebook, starts:str) -> str:
+    "The source of the first markdown cell of `notebook` (a path, or a name beside the working directory or in the checkout's nbs/) that begins with `starts`."
+    path = Path(notebook)
+    if not path.is_file():
+        roots = [Path.cwd(), *Path.cwd().parents]
+        found = [r / sub / path.name for r in roots for sub in ("", "nbs", "nbs/figures") if (r / sub / path.name).is_file()]
+        if not found: raise FileNotFoundError(f"no notebook {str(notebook)!r} here or in a checkout's nbs/ folders")
+        path = found[0]
+    cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "markdown"]
+    for c in cells:
+        source = "".join(c["source"])
+        if source.lstrip().startswith(starts): return source
+    raise ValueError(f"{path} has no markdown cell that begins with {starts!r}")
 
 # %% ../nbs/checks.ipynb #e1a2b3c5
 def integer(value, name:str, minimum:int=None, maximum:int=None) -> int:
