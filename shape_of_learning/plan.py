@@ -279,6 +279,7 @@ WORKLOADS = {
     "cosine": Workload(streamed=("n_tokens",)), "training": Workload(streamed=("cosine_n_tokens",)),
     "weights": Workload(loads="tensors"), "probes": Workload(batch=16, length=128), "probe_series": Workload(batch=64, length=128),
     "d90": Workload(loads="finetune", batch=16), "d90_params": Workload(loads="finetune", batch=16),
+    "d90_seeds": Workload(loads="finetune", batch=16),
 }
 
 def workload(task) -> Workload:

@@ -6,22 +6,27 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/p3_d90.html.
 
 # %% ../../nbs/figures/p3_d90.ipynb #c4a98fc0
 from __future__ import annotations
+import copy, math, time
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
-from ..data import labeled_texts
+from ..checkpoints import ResultStore, job_key, read_rows
+from ..data import labeled_texts, sol_cache
 from ..models import minilm_path, quiet_transformers
-from ..subspace import encode, d90, D90
+from ..subspace import encode, d90, D90, Subspace, fit
 from ..reproduce import TaskConfig, Task, register, run_task
 from ..style import figure, styled, title, label, color
 
 # %% auto #0
-__all__ = ['D90_CONFIGS', 'D90_TASK', 'PAPER3_SIZES', 'D90_PARAMS_CONFIGS', 'D90_PARAMS', 'D90Config', 'task_data', 'compute_d90',
-           'd90_text', 'task_text', 'plot_d90', 'D90ParamsConfig', 'd90_settings', 'params_config', 'd90_params_row',
-           'compute_d90_params', 'plot_d90_params', 'd90_params_findings', 'd90_findings']
+__all__ = ['D90_CONFIGS', 'D90_TASK', 'D90_SEEDS_CONFIGS', 'D90_SEEDS', 'PAPER3_SIZES', 'D90_PARAMS_CONFIGS', 'D90_PARAMS',
+           'D90Config', 'task_data', 'compute_d90', 'd90_text', 'task_text', 'plot_d90', 'D90SeedsConfig', 'text_hits',
+           'seed_run', 'seed_jobs', 'compute_d90_seeds', 'bootstrap_counts', 'run_hits', 'seed_curve', 'd90_interval',
+           'd_text', 'd90_span', 'd90_seed_verdicts', 'plot_d90_seeds', 'D90ParamsConfig', 'd90_settings',
+           'params_config', 'd90_params_row', 'compute_d90_params', 'plot_d90_params', 'd90_params_findings',
+           'd90_findings', 'd90_seeds_findings']
 
 # %% ../../nbs/figures/p3_d90.ipynb #c1cdbe9f
 @dataclass(frozen=True)
@@ -129,6 +134,204 @@ def plot_d90(t, cfg, ax=None):
                    f"{tab.n_train.iloc[0]} train / {tab.n_test.iloc[0]} test", cfg.about)
     return ax.figure
 
+# %% ../../nbs/figures/p3_d90.ipynb #80192c68
+@dataclass(frozen=True)
+class D90SeedsConfig(D90Config):
+    "The d90 configuration over several seeds on one fixed grid of d per method, every run's answer to every test text kept."
+    seeds: tuple = (0, 1, 2)                                     # head initialisation, projection, batch order and dropout
+    lrs: tuple = (0.1, 0.3, 1.0, 3.0)                            # four subspace learning rates, half a decade apart
+    grid: tuple = (("did", (100, 141, 200, 1000)), ("said", (200, 447, 1000)))   # the d of each method, the same for every seed
+    ds: tuple = ()                                               # unused here (the grid replaces the sweep)
+    bisect: int = 0                                              # unused here (no bisection: every seed runs the same d)
+
+D90_SEEDS_CONFIGS = {
+    "offline": D90SeedsConfig("offline", D90_CONFIGS["offline"].about, grid=(("did", (100, 141, 200)), ("said", (200, 447)))),   # what fitted
+    "quick": D90SeedsConfig("quick", D90_CONFIGS["quick"].about, train=24, test=24, length=32, seeds=(0, 1), lrs=(0.3, 1.0),
+                            grid=(("did", (10, 1000)), ("said", (1000,))), full_lrs=(3e-4,), epochs=2),
+    "paper": D90SeedsConfig("paper", D90_CONFIGS["paper"].about, device="cuda", dtype="bfloat16", model="FacebookAI/roberta-base",
+                            task=("glue/mrpc",), train=3668, test=408, length=128, lrs=(0.003, 0.01, 0.03, 0.1), full_lrs=(2e-5, 1e-4),
+                            grid=(("did", (10, 100, 1000, 10000)), ("said", (100, 1000, 10000))), said_groups="layer")}
+
+# %% ../../nbs/figures/p3_d90.ipynb #0e1754d5
+@torch.no_grad()
+def text_hits(model, data:dict, batch_size:int=64) -> np.ndarray:
+    "1 where the argmax logit of a test text equals its label, else 0 (one per text, in order); the mean is `subspace.accuracy`."
+    if isinstance(model, Subspace): model = model.merge()                    # theta computed once, not per batch
+    model.eval()
+    dev, out = next(model.parameters()).device, []
+    for s in range(0, len(data["labels"]), batch_size):
+        b = {k: v[s:s + batch_size] for k, v in data.items()}
+        width = int(b["attention_mask"].sum(1).max()) if "attention_mask" in b else b["input_ids"].shape[1]   # right padding cut, as `accuracy` does
+        b = {k: (v[:, :width] if v.ndim == 2 else v).to(dev) for k, v in b.items()}
+        labels = b.pop("labels")
+        out.append((model(**b).logits.argmax(-1) == labels).cpu().numpy())
+    return np.concatenate(out).astype(np.int8)
+
+# %% ../../nbs/figures/p3_d90.ipynb #6c122d6b
+def seed_run(cfg:D90SeedsConfig, base, train:dict, test:dict, method:str, d:int, lr:float, seed:int) -> dict:
+    "One fine-tuning run (full, or DID/SAID at d) with one seed: its accuracy and its answer to every test text as a string ('+' right, '-' wrong)."
+    if method == "full":
+        net = copy.deepcopy(base)
+        for p in net.parameters(): p.requires_grad_(p.is_floating_point())
+    else: net = Subspace(base, d, method, "fastfood", "model", seed, cfg.said_groups)
+    start = time.perf_counter()
+    losses = fit(net, train, lr, epochs=cfg.epochs, batch_size=16, seed=seed)
+    diverged = not math.isfinite(losses[-1]) or not all(torch.isfinite(p).all() for p in net.parameters() if p.requires_grad)
+    hits = None if diverged else text_hits(net, test)
+    return dict(method=method, d=d, lr=lr, seed=seed, accuracy=float("nan") if diverged else float(hits.mean()),
+                correct="" if diverged else "".join("+-"[1 - h] for h in hits), final_loss=losses[-1], diverged=diverged,
+                seconds=time.perf_counter() - start)
+
+# %% ../../nbs/figures/p3_d90.ipynb #6232b68e
+def seed_jobs(cfg:D90SeedsConfig, D:int) -> list:
+    "(method, d, lr, seed) of every run: full fine-tuning first, then each d of the grid, every seed and learning rate."
+    jobs = [("full", D, lr, s) for s in cfg.seeds for lr in cfg.full_lrs]
+    return jobs + [(m, d, lr, s) for m, ds in cfg.grid for d in ds for s in cfg.seeds for lr in cfg.lrs]
+
+# %% ../../nbs/figures/p3_d90.ipynb #031eb46e
+def compute_d90_seeds(cfg:D90SeedsConfig, progress=False, cache=None, jobs=None) -> dict:
+    "Every run of `seed_jobs` (or of `jobs`), each kept in the cache as it finishes (a killed run resumes): one row per run."
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+    from tqdm.auto import tqdm
+    path = minilm_path() if cfg.model == "minilm" else cfg.model
+    tok = AutoTokenizer.from_pretrained(path)
+    train, test = task_data(tok, cfg.task, cfg.train, cfg.test, cfg.length)
+    store, bases, rows = ResultStore(Path(cache or sol_cache() / "reproduce") / "d90_runs"), {}, []
+    def base(seed):                                            # the classification head's initialisation follows the seed
+        if seed not in bases:
+            torch.manual_seed(seed)
+            with quiet_transformers(): bases[seed] = AutoModelForSequenceClassification.from_pretrained(path, num_labels=2)
+            if cfg.device: bases[seed] = bases[seed].to(cfg.device)
+        return bases[seed]
+    D = sum(p.numel() for p in base(cfg.seeds[0]).parameters() if p.is_floating_point())
+    for method, d, lr, seed in tqdm(jobs or seed_jobs(cfg, D), disable=not progress, desc="d90 seeds"):
+        key = job_key(task="d90_seeds", model=cfg.model, data=cfg.task, train=cfg.train, test=cfg.test, length=cfg.length,
+                      epochs=cfg.epochs, said_groups=cfg.said_groups, device=cfg.device, method=method, d=d, lr=lr, seed=seed)
+        if not store.done(key): store.write(key, pd.DataFrame([seed_run(cfg, base(seed), train, test, method, d, lr, seed)]))
+        rows.append(read_rows(store.csv_path(key)))
+    label = "all-MiniLM-L6-v2" if cfg.model == "minilm" else cfg.model
+    return {"d90_seeds": pd.concat(rows, ignore_index=True).assign(
+        model=label, task=" ".join(cfg.task), n_train=len(train["labels"]), n_test=len(test["labels"]), max_length=cfg.length,
+        epochs=cfg.epochs, D=D, threshold=0.9)}
+
+D90_SEEDS = register(Task("d90_seeds", "P3 Fig. 1, Table 1 with seeds and intervals", ("d90_seeds",), ("d90_seeds",), D90_SEEDS_CONFIGS,
+                          compute_d90_seeds, lambda t, cfg: {"d90_seeds": plot_d90_seeds(t, cfg)}, lambda t: d90_seeds_findings(t)))
+
+# %% ../../nbs/figures/p3_d90.ipynb #8d5b713c
+def bootstrap_counts(n:int, resamples:int=10_000, seed:int=0) -> np.ndarray:
+    "How often each of `n` test texts is drawn in each resample of n texts drawn with replacement (resamples x n counts)."
+    return np.random.default_rng(seed).multinomial(n, np.full(n, 1 / n), size=resamples)
+
+# %% ../../nbs/figures/p3_d90.ipynb #38a6986b
+def run_hits(tab:pd.DataFrame) -> np.ndarray:
+    "The runs' answers as a runs x texts 0/1 matrix (a diverged run, with no answers, is a row of NaN)."
+    n = int(tab.n_test.iloc[0])
+    return np.array([[c == "+" for c in s] if isinstance(s, str) and len(s) == n else [np.nan] * n for s in tab.correct], dtype=float)
+
+# %% ../../nbs/figures/p3_d90.ipynb #544f3304
+def seed_curve(tab:pd.DataFrame, resamples:int=10_000, seed:int=0, level:float=0.95) -> pd.DataFrame:
+    """Per method and d (full fine-tuning included): the accuracy (mean over seeds of each seed's best learning rate), the
+    margin over the target (accuracy - threshold x full fine-tuning's accuracy), and their bootstrap intervals: the test
+    texts resampled with replacement, the same texts for every run, the learning rate chosen again in each resample."""
+    tab = tab.reset_index(drop=True)
+    W = bootstrap_counts(int(tab.n_test.iloc[0]), resamples, seed)
+    acc = np.nan_to_num(run_hits(tab) @ W.T / W.shape[1], nan=-np.inf)      # runs x resamples; diverged runs never win
+    seeds = sorted(tab.seed.unique())
+    def best(rows):                 # each seed's best learning rate (point, resamples, lr); the mean over seeds
+        per = []
+        for s in seeds:
+            own = rows[rows.seed == s]
+            win = own.accuracy.idxmax() if own.accuracy.notna().any() else own.index[0]
+            per.append((own.accuracy.max(), acc[own.index].max(0), own.lr[win]))
+        return np.mean([p for p, _, _ in per]), np.mean([b for _, b, _ in per], axis=0), per
+    full, full_boot, _ = best(tab[tab.method == "full"])
+    thr, q = float(tab.threshold.iloc[0]), [(1 - level) / 2, (1 + level) / 2]
+    out = []
+    for (method, d), rows in tab.groupby(["method", "d"], sort=False):
+        if set(rows.seed) != set(seeds): continue                  # a d not run with every seed is left out
+        a, boot, per = best(rows)
+        margin = boot - thr * full_boot
+        out.append(dict(method=method, d=int(d), accuracy=a, accuracy_low=np.quantile(boot, q[0]), accuracy_high=np.quantile(boot, q[1]),
+                        margin=a - thr * full, margin_low=np.quantile(margin, q[0]), margin_high=np.quantile(margin, q[1]),
+                        passes=float((margin >= 0).mean()), threshold=thr, seed_accuracies=" / ".join(f"{p:.3f}" for p, _, _ in per),
+                        best_lrs=" / ".join(f"{lr:g}" for _, _, lr in per), seeds=len(seeds), resamples=resamples, level=level))
+    return pd.DataFrame(out).sort_values(["method", "d"], key=lambda c: c.map({"full": 0, "did": 1, "said": 2}) if c.name == "method" else c,
+                                         ignore_index=True)
+
+# %% ../../nbs/figures/p3_d90.ipynb #6788994b
+def d90_interval(curve:pd.DataFrame) -> pd.DataFrame:
+    """Per method: d90 (the smallest d whose mean accuracy reaches the target), the smallest d whose margin interval reaches 0
+    (its upper end: passing cannot be ruled out) and the smallest d that clears the target (the lower end of its margin
+    interval at or above 0); NaN where no d of the grid does. Where `d90_low` is the smallest d run, smaller d were not run: the
+    interval's lower end is open."""
+    def first(c, ok): return int(c.d[ok].min()) if ok.any() else float("nan")
+    return pd.DataFrame([dict(method=m, d90=first(c, c.margin >= 0), d90_low=first(c, c.margin_high >= 0), d90_high=first(c, c.margin_low >= 0),
+                              smallest_d=int(c.d.min()), largest_d=int(c.d.max()))
+                         for m, c in curve[curve.method != "full"].groupby("method", sort=False)],
+                        columns=["method", "d90", "d90_low", "d90_high", "smallest_d", "largest_d"])
+
+# %% ../../nbs/figures/p3_d90.ipynb #f6130e24
+def d_text(v) -> str:
+    "A d of the grid as text ('141'), or 'none' for NaN."
+    return "none" if v != v else str(int(v))
+
+def d90_span(r) -> str:
+    "A method's d90 and its interval as text: '141 [100, 200]'; '≤100' when the smallest d run is not ruled out, '>1000' when no d of the grid clears the target, 'none' when none reaches it."
+    if r.d90 != r.d90: return "none"
+    low = f"≤{d_text(r.d90_low)}" if r.d90_low == r.smallest_d else d_text(r.d90_low)
+    return f"{d_text(r.d90)} [{low}, {d_text(r.d90_high) if r.d90_high == r.d90_high else '>' + d_text(r.largest_d)}]"
+
+# %% ../../nbs/figures/p3_d90.ipynb #05eb5898
+def d90_seed_verdicts(curve:pd.DataFrame) -> list:
+    "One sentence for full fine-tuning and one per method, written from `seed_curve` and `d90_interval`."
+    full = curve[curve.method == "full"].iloc[0]
+    thr = full.threshold
+    pct = f"{100 * full.level:.0f}%"
+    out = [f"full fine-tuning: {full.accuracy:.3f} ({pct} interval {full.accuracy_low:.3f}-{full.accuracy_high:.3f}, mean of "
+           f"{full.seeds} seeds), so the target {thr:.0%} of it is {thr * full.accuracy:.3f} ({thr * full.accuracy_low:.3f}-{thr * full.accuracy_high:.3f})"]
+    for _, r in d90_interval(curve).iterrows():
+        c = curve[curve.method == r.method].set_index("d")
+        name, smallest, d = label(r.method), int(c.index.min()), d_text(r.d90)
+        if r.d90 != r.d90:
+            out.append(f"{name}: no d up to {d_text(r.largest_d)} reaches the target (best mean accuracy {c.accuracy.max():.3f})"); continue
+        high = (f"{d_text(r.d90_high)} is the smallest d that clears it ({pct} interval of accuracy minus target "
+                f"{c.margin_low[r.d90_high]:+.3f} to {c.margin_high[r.d90_high]:+.3f})") if r.d90_high == r.d90_high else \
+               f"no d up to {d_text(r.largest_d)} clears it (at d = {d_text(r.largest_d)} the lower end of accuracy minus target is {c.margin_low[r.largest_d]:+.3f})"
+        low = (f"no d below {smallest} was run, so the interval's lower end is open" if r.d90_low == smallest else
+               f"d = {c.index[c.index < r.d90_low].max()} is ruled out (its interval lies below the target), so d90 is at least {d_text(r.d90_low)}")
+        out.append(f"{name}: d90 = {d} (mean accuracy {c.accuracy[r.d90]:.3f}, above the target in {c.passes[r.d90]:.0%} of the resamples); "
+                   f"{high}; {low}: d90 in {d90_span(r).partition(' ')[2]}")
+    return out
+
+# %% ../../nbs/figures/p3_d90.ipynb #b30e1efd
+@styled
+def plot_d90_seeds(t, cfg, ax=None):
+    "Fig. 1 with error bars: the mean over seeds of each seed's best-learning-rate accuracy against d, its bootstrap interval, the seeds' own points, and full fine-tuning and the target with theirs."
+    tab = t["d90_seeds"]
+    cv = seed_curve(tab); iv = d90_interval(cv).set_index("method")
+    fig, (ax,) = figure(1, "one", height=3.0) if ax is None else (None, [ax])
+    full = cv[cv.method == "full"].iloc[0]; thr = float(tab.threshold.iloc[0])
+    ax.axhspan(full.accuracy_low, full.accuracy_high, color=color("full"), alpha=0.15, lw=0)
+    ax.axhline(full.accuracy, color=color("full"), lw=0.8, label=f"{label('full')} ({full.accuracy:.3f})")
+    ax.axhspan(thr * full.accuracy_low, thr * full.accuracy_high, color=color("full"), alpha=0.08, lw=0)
+    ax.axhline(thr * full.accuracy, color=color("full"), ls="--", lw=0.8, label=label("target"))
+    for (method, mk), shift in zip((("did", "o"), ("said", "s")), (0.96, 1.04)):
+        c = cv[cv.method == method]
+        if not len(c): continue
+        r = iv.loc[method]
+        ax.errorbar(c.d * shift, c.accuracy, yerr=[c.accuracy - c.accuracy_low, c.accuracy_high - c.accuracy], fmt=mk + "-", ms=3,
+                    capsize=2, lw=0.9, color=color(method), label=f"{label(method)}, d90: {d90_span(r)}")
+        for _, q in c.iterrows():
+            ax.plot([q.d * shift] * q.seeds, [float(a) for a in q.seed_accuracies.split(" / ")], mk, ms=2, alpha=0.35,
+                    color=color(method), mfc="none")
+    ax.set(xscale="log", xlabel=label("subspace d"), ylabel=label("accuracy"))
+    lo, hi = ax.get_ylim(); ax.set_ylim(lo - 0.6 * (hi - lo), hi)                 # room for the legend below the points
+    ax.legend(loc="lower right")
+    if fig is not None:
+        title(fig, f"Paper 3, Fig. 1 with {full.seeds} seeds and {100 * full.level:.0f}% intervals over {tab.n_test.iloc[0]} test texts "
+                   f"({task_text(tab.task.iloc[0], cfg)})", cfg.about)
+    return ax.figure
+
 # %% ../../nbs/figures/p3_d90.ipynb #eef0cc33
 PAPER3_SIZES = ("google/electra-small-discriminator", "google-bert/bert-base-cased", "FacebookAI/roberta-base",
                 "google-bert/bert-large-cased", "FacebookAI/roberta-large")
@@ -200,3 +403,12 @@ def d90_findings(t) -> list:
     r = D90.from_table(t["d90"])
     return [("P3 Fig. 1, Table 1", f"{t['d90'].model.iloc[0]}: full fine-tuning accuracy; d90 DID / SAID",
              f"{r.full:.3f}; {d90_text(r, 'did')} / {d90_text(r, 'said')}")]
+
+# %% ../../nbs/figures/p3_d90.ipynb #69873bad
+def d90_seeds_findings(t) -> list:
+    "d90 of DID and SAID with their intervals, and full fine-tuning's accuracy with its interval."
+    cv = seed_curve(t["d90_seeds"]); iv = d90_interval(cv).set_index("method"); full = cv[cv.method == "full"].iloc[0]
+    return [("P3 Fig. 1 with seeds", f"full fine-tuning accuracy, mean of {full.seeds} seeds [{100 * full.level:.0f}% interval over test texts]",
+             f"{full.accuracy:.3f} [{full.accuracy_low:.3f}, {full.accuracy_high:.3f}]"),
+            ("P3 Fig. 1 with seeds", "d90 DID / SAID [smallest d not ruled out, smallest d that clears the target]",
+             " / ".join(d90_span(iv.loc[m]) if m in iv.index else "not run" for m in ("did", "said")))]
