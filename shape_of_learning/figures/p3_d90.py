@@ -204,15 +204,22 @@ def compute_d90_seeds(cfg:D90SeedsConfig, progress=False, cache=None, jobs=None)
             if cfg.device: bases[seed] = bases[seed].to(cfg.device)
         return bases[seed]
     D = sum(p.numel() for p in base(cfg.seeds[0]).parameters() if p.is_floating_point())
+    cuda = str(cfg.device or "").startswith("cuda") and torch.cuda.is_available()
+    half = getattr(torch, cfg.dtype) if cfg.dtype and cuda else None          # mixed precision on a GPU, as compute_d90
+    if half is torch.bfloat16 and not torch.cuda.is_bf16_supported(): half = None
+    precision = ({"precision": f"{str(half).removeprefix('torch.')} autocast" if half is not None
+                  else f"float32 ({cfg.dtype} autocast needs a GPU with {cfg.dtype})"} if cfg.dtype else {})
     for method, d, lr, seed in tqdm(jobs or seed_jobs(cfg, D), disable=not progress, desc="d90 seeds"):
         key = job_key(task="d90_seeds", model=cfg.model, data=cfg.task, train=cfg.train, test=cfg.test, length=cfg.length,
                       epochs=cfg.epochs, said_groups=cfg.said_groups, device=cfg.device, method=method, d=d, lr=lr, seed=seed)
-        if not store.done(key): store.write(key, pd.DataFrame([seed_run(cfg, base(seed), train, test, method, d, lr, seed)]))
+        if not store.done(key):
+            with torch.autocast("cuda", dtype=half, enabled=half is not None):
+                store.write(key, pd.DataFrame([seed_run(cfg, base(seed), train, test, method, d, lr, seed)]))
         rows.append(read_rows(store.csv_path(key)))
     label = "all-MiniLM-L6-v2" if cfg.model == "minilm" else cfg.model
     return {"d90_seeds": pd.concat(rows, ignore_index=True).assign(
         model=label, task=" ".join(cfg.task), n_train=len(train["labels"]), n_test=len(test["labels"]), max_length=cfg.length,
-        epochs=cfg.epochs, D=D, threshold=0.9)}
+        epochs=cfg.epochs, D=D, threshold=0.9, **precision)}
 
 D90_SEEDS = register(Task("d90_seeds", "P3 Fig. 1, Table 1 with seeds and intervals", ("d90_seeds",), ("d90_seeds",), D90_SEEDS_CONFIGS,
                           compute_d90_seeds, lambda t, cfg: {"d90_seeds": plot_d90_seeds(t, cfg)}, lambda t: d90_seeds_findings(t)))
