@@ -21,7 +21,7 @@ from ..knn import knn
 from ..intrinsic_dim import twonn, mada, mom
 from ..reproduce import TaskConfig, Task, register, figures_dir
 from ..style import figure, styled, title, label, color
-from .training import sweep_source, share_y
+from .training import sweep_source, share_y, layer_rows
 
 # %% auto #0
 __all__ = ['STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATORS', 'NAMES', 'FORMATS', 'StudyConfig', 'size_label', 'model_size',
@@ -176,11 +176,7 @@ def _sizes(df) -> list: return list(dict.fromkeys(df["size"]))
 
 def seed_curves(df:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
     "A metric over training, one column per (size, seed): its mean over the blocks' outputs, at the embedding output, or over every layer (paper 1's mean)."
-    sel = df[df.metric == metric]
-    if layers == "blocks": sel = sel[sel.layer_name.str.startswith("block")]
-    elif layers == "embeddings": sel = sel[sel.layer == 0]
-    elif layers != "all": raise ValueError(f"layers must be 'blocks', 'embeddings' or 'all'; got {layers!r}")
-    return sel.groupby(["size", "seed", "step"]).value.mean().unstack(["size", "seed"]).sort_index()
+    return layer_rows(df, metric, layers).groupby(["size", "seed", "step"]).value.mean().unstack(["size", "seed"]).sort_index()
 
 # %% ../../nbs/figures/p1_study.ipynb #ea6a9c82
 @dataclass

@@ -22,8 +22,8 @@ from ..style import figure, styled, title, label, colors, markers, wrap, MIN_FON
 # %% auto #0
 __all__ = ['PAPER_RUNS', 'TRAINING_CONFIGS', 'TRAINING', 'TrainingConfig', 'sweep_source', 'run_checkpoints', 'every',
            'run_measures', 'training_sweeps', 'compute_training', 'run_styles', 'step_axis', 'share_y', 'layer_axis',
-           'missing_of', 'mark_missing', 'missing_notes', 'coverage', 'note_missing', 'layer_mean', 'plot_dynamics',
-           'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training', 'training_findings']
+           'missing_of', 'mark_missing', 'missing_notes', 'coverage', 'note_missing', 'layer_rows', 'layer_mean',
+           'plot_dynamics', 'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training', 'training_findings']
 
 # %% ../../nbs/figures/training.ipynb #e4a16835
 @dataclass(frozen=True)
@@ -198,13 +198,17 @@ def note_missing(fig, t:dict, table:str="training_missing"):
     return note
 
 # %% ../../nbs/figures/training.ipynb #1df96b2e
+def layer_rows(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
+    "A metric's rows of the blocks' outputs, of the embedding output (layer 0), or of every layer (`all`: paper 1's mean)."
+    sel = prof[prof.metric == metric]
+    if layers == "blocks": return sel[sel.layer_name.str.startswith("block")]
+    if layers == "embeddings": return sel[sel.layer == 0]
+    if layers != "all": raise ValueError(f"layers must be 'blocks', 'embeddings' or 'all'; got {layers!r}")
+    return sel
+
 def layer_mean(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
     "A metric at every checkpoint, a column per run: its mean over the blocks' outputs, at the embedding output (layer 0), or over every layer (`all`: paper 1's mean, embedding output and final norm included)."
-    sel = prof[prof.metric == metric]
-    if layers == "blocks": sel = sel[sel.layer_name.str.startswith("block")]
-    elif layers == "embeddings": sel = sel[sel.layer == 0]
-    elif layers != "all": raise ValueError(f"layers must be 'blocks', 'embeddings' or 'all'; got {layers!r}")
-    return sel.groupby(["step", "run"]).value.mean().unstack("run")
+    return layer_rows(prof, metric, layers).groupby(["step", "run"]).value.mean().unstack("run")
 
 # %% ../../nbs/figures/training.ipynb #43f85b12
 @styled
