@@ -14,8 +14,9 @@ from .knn import as_points, knn, KNN, resolution_of
 from . import style
 
 # %% auto #0
-__all__ = ['TIE_LIMIT', 'IDEstimate', 'distinct_knn', 'refuse_ties', 'neighbour_ratios', 'twonn_fit', 'twonn', 'mada', 'mom',
-           'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit', 'gride', 'id_scaling', 'scaling_figure']
+__all__ = ['TIE_LIMIT', 'IDEstimate', 'distinct_knn', 'refuse_ties', 'tie_tolerance', 'neighbour_ratios', 'twonn_fit', 'twonn',
+           'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit', 'gride', 'id_scaling',
+           'scaling_figure']
 
 # %% ../nbs/02_intrinsic_dim.ipynb #362ac10b
 @dataclass
@@ -95,13 +96,17 @@ def refuse_ties(tied:int, total:int, name:str):
                          "or a lattice), so the dimension is unbounded: the estimate assumes points drawn at random, not on a "
                          "grid")
 
-def neighbour_ratios(far, near, X, name:str, resolution:float=None) -> np.ndarray:
-    "far / near (float64), refused by name (`refuse_ties`) when most pairs differ by no more than X's storage resolution times its largest norm."
-    far, near = np.asarray(far, dtype=np.float64), np.asarray(near, dtype=np.float64)
+def tie_tolerance(X, resolution:float=None) -> float:
+    "The gap below which two neighbour distances in X count as tied: X's storage resolution (or `resolution`) times its largest norm."
     rtol = resolution_of(X) if resolution is None else float(resolution)      # of X as stored (float16: float16's)
     X = as_points(X, min_points=0)
     top = float(X.abs().max()) if X.numel() else 0.0        # the largest norm, rescaled: no overflow at 1e300, no underflow
-    tolerance = rtol * top * float(torch.linalg.vector_norm(X.double() / top, dim=1).max()) if top > 0 else 0.0
+    return rtol * top * float(torch.linalg.vector_norm(X.double() / top, dim=1).max()) if top > 0 else 0.0
+
+def neighbour_ratios(far, near, X, name:str, resolution:float=None, tolerance:float=None) -> np.ndarray:
+    "far / near (float64), refused by name (`refuse_ties`) when most pairs differ by no more than `tolerance` (default: `tie_tolerance(X, resolution)`; pass it to check many subsets of one X at the cost of one)."
+    far, near = np.asarray(far, dtype=np.float64), np.asarray(near, dtype=np.float64)
+    if tolerance is None: tolerance = tie_tolerance(X, resolution)
     refuse_ties(int((far - near <= tolerance).sum()), len(far), name)
     return far / near
 
@@ -337,6 +342,7 @@ def id_scaling(
     kmax = max([2] + [2**(i + 1) for i in range(int(math.log2(range_max))) if 2**(i + 1) <= len(X) - 1])
     res, keep, n_dup = _distinct(X, kmax, duplicates, device, resolution)   # one search serves every rank
     Xd, ranks = X[keep], [2**i for i in range(int(math.log2(kmax)))]
+    tolerance = tie_tolerance(Xd, resolution)            # every block's ties, judged on all the distinct points once
     nb = (res, len(Xd), 0)
     rows = []
     for n1 in ranks:
@@ -354,7 +360,7 @@ def id_scaling(
         vals, scales = [], []
         blocks = [res.dist[:, :2].cpu().numpy()] if j == 0 else _two_nearest(Xd, order, 2**j, size, device, resolution)
         for r in blocks:
-            vals.append(twonn_fit(neighbour_ratios(r[:, 1], r[:, 0], Xd, "TwoNN", resolution), discard)); scales.append(r.mean())
+            vals.append(twonn_fit(neighbour_ratios(r[:, 1], r[:, 0], Xd, "TwoNN", tolerance=tolerance), discard)); scales.append(r.mean())
         err = float(np.std(vals, ddof=1) / np.sqrt(len(vals))) if len(vals) > 1 else 0.0
         rows.append(dict(estimator="twonn", n_points=size, blocks=2**j, n1=1, n2=2, dim=float(np.mean(vals)), err=err,
                          scale=float(np.mean(scales))))

@@ -12,5 +12,5 @@ from . import p1_profiles, p2_cosine, p2_weights, p2_downstream, training, p1_st
 
 TASKS = [p1_profiles.PROFILES, p2_cosine.COSINE, p1_profiles.AVGCOS, p2_weights.WEIGHTS, p2_downstream.PROBES,
          training.TRAINING, p3_d90.D90_TASK]
-SLOW_TASKS = [p1_study.STUDY, p1_scales.SCALES, p3_d90.D90_PARAMS, p3_d90.D90_SEEDS, p3_d90_pretraining.PRETRAINING,
+SLOW_TASKS = [p1_study.STUDY, p1_study.STUDY_SCALES, p1_scales.SCALES, p3_d90.D90_PARAMS, p3_d90.D90_SEEDS, p3_d90_pretraining.PRETRAINING,
               p2_downstream.PROBE_SERIES]   # registered, run by name only (`sol-reproduce --tasks study`)

@@ -53,8 +53,7 @@ class ProfileConfig(TaskConfig):
             raise ValueError(f"{type(self).__name__}.factors must be a non-empty tuple of positive numbers; got {self.factors!r}")
 
 PAPER_ABOUT = "the papers' models (Hub), enwik8"
-PROFILE_CONFIGS = {"offline": ProfileConfig("offline", OFFLINE_ABOUT, seeds=(0,)),   # one seed: the default run's time
-                   # (seeds 1 and 2: `ProfileConfig`'s default, (0, 1, 2), run by name when the machine time is there)
+PROFILE_CONFIGS = {"offline": ProfileConfig("offline", OFFLINE_ABOUT),               # three seeds: (0, 1, 2)
                    "quick": ProfileConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=1024, seeds=(0,)),   # CI's time
                    "paper": ProfileConfig("paper", PAPER_ABOUT, device="cuda", dtype="bfloat16", models=PAPER1_MODELS,
                                           source="enwik8", n_tokens=16384)}

@@ -13,21 +13,24 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
-from ..checkpoints import ResultStore, job_key, local_checkpoints, profile_measure, sweep, SWEEP_CHECKS
+from ..checkpoints import ResultStore, Measure, job_key, local_checkpoints, profile_measure, sweep, SWEEP_CHECKS
 from ..data import sol_cache
 from ..train import trained_series, training_log, get_preset, build_model, train_windows, preset_tokenizer
-from ..hidden import layer_states, cached_windows
+from ..hidden import layer_names, layer_states, layer_vectors, cached_windows
 from ..knn import knn
-from ..intrinsic_dim import twonn, mada, mom
+from ..intrinsic_dim import twonn, mada, mom, gride, id_scaling
 from ..reproduce import TaskConfig, Task, register, figures_dir
 from ..style import figure, styled, title, label, color
 from .training import sweep_source, share_y, layer_rows
 
 # %% auto #0
-__all__ = ['STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATORS', 'NAMES', 'FORMATS', 'StudyConfig', 'size_label', 'model_size',
-           'runs_store', 'run_key', 'study_run', 'run_keys', 'study_progress', 'compute_study', 'initial_model',
-           'neighbour_structure', 'seed_curves', 'Turns', 'turns_sentence', 'turning_points', 'study_turns',
-           'study_verdicts', 'size_table', 'plot_curves', 'plot_layers', 'plot_study', 'study_findings']
+__all__ = ['STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATORS', 'NAMES', 'FORMATS', 'STUDY_SCALES_CONFIGS', 'STUDY_SCALES',
+           'SCALE_NAMES', 'StudyConfig', 'size_label', 'model_size', 'runs_store', 'run_key', 'study_run', 'run_keys',
+           'study_progress', 'compute_study', 'initial_model', 'neighbour_structure', 'seed_curves', 'Turns',
+           'turns_sentence', 'turning_points', 'study_turns', 'curve_verdict', 'study_verdicts', 'size_table',
+           'plot_curves', 'plot_layers', 'plot_study', 'study_findings', 'StudyScalesConfig', 'scale_rows',
+           'scales_measure', 'compute_study_scales', 'scale_curves', 'scale_verdicts', 'plot_study_scales',
+           'study_scales_findings']
 
 # %% ../../nbs/figures/p1_study.ipynb #1f08b874
 @dataclass(frozen=True)
@@ -258,23 +261,24 @@ def study_turns(df:pd.DataFrame, metric:str="twonn", layers:str="blocks", rel:fl
     out = pd.concat(out, ignore_index=True)
     return out[["size", "metric", "layers", "seeds"] + [c for c in out.columns if c not in ("size", "metric", "layers", "seeds")]]
 
-# %% ../../nbs/figures/p1_study.ipynb #9716cc7a
+# %% ../../nbs/figures/p1_study.ipynb #222f9980
+def curve_verdict(curves:pd.DataFrame, rel:float=0.05, level:float=0.95, fmt:str=".2f") -> dict:
+    "A curve over training (a column per seed) as one record: the seeds' mean at its ends (sd over seeds, ddof 1), its highest and lowest step, its turns, those that clear the margin (peaks: a rise, then a fall; troughs: a fall, then a rise) and the verdict sentence (`turning_points`)."
+    c = curves.dropna()
+    t = turning_points(c, rel, level, fmt)
+    ok = t.points[t.points.into_ok & t.points.out_ok]
+    sd = lambda row: float(row.std(ddof=1)) if t.seeds > 1 else np.nan
+    return dict(seeds=t.seeds, start=c.iloc[0].mean(), start_sd=sd(c.iloc[0]), final=c.iloc[-1].mean(), final_sd=sd(c.iloc[-1]),
+                highest_step=int(c.mean(axis=1).idxmax()), lowest_step=int(c.mean(axis=1).idxmin()), turns=len(t.points),
+                peaks=tuple(int(s) for s in ok[ok.kind == "max"].step), troughs=tuple(int(s) for s in ok[ok.kind == "min"].step),
+                rise_then_fall=bool((ok.kind == "max").any()), fall_then_rise=bool((ok.kind == "min").any()), verdict=t.verdict)
+
+# %% ../../nbs/figures/p1_study.ipynb #2902040d
 def study_verdicts(df:pd.DataFrame, metric:str="twonn", layers:str="blocks", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
-    "Per size: the seeds' mean curve at its ends, its turns, the ones that clear the margin (peaks: a rise, then a fall; troughs: a fall, then a rise), and the verdict sentence."
-    curves, rows = seed_curves(df, metric, layers), []
-    for size in _sizes(df):
-        c = curves[size].dropna()
-        t = turning_points(c, rel, level, FORMATS.get(metric, ".2f"))
-        ok = t.points[t.points.into_ok & t.points.out_ok]
-        sd = lambda row: float(row.std(ddof=1)) if t.seeds > 1 else np.nan
-        rows.append(dict(size=size, metric=metric, layers=layers, seeds=t.seeds, start=c.iloc[0].mean(), start_sd=sd(c.iloc[0]),
-                         final=c.iloc[-1].mean(), final_sd=sd(c.iloc[-1]), highest_step=int(c.mean(axis=1).idxmax()),
-                         lowest_step=int(c.mean(axis=1).idxmin()), turns=len(t.points),
-                         peaks=tuple(int(s) for s in ok[ok.kind == "max"].step),
-                         troughs=tuple(int(s) for s in ok[ok.kind == "min"].step),
-                         rise_then_fall=bool((ok.kind == "max").any()), fall_then_rise=bool((ok.kind == "min").any()),
-                         verdict=t.verdict))
-    return pd.DataFrame(rows)
+    "Per size: the seeds' mean curve at its ends, its turns, the ones that clear the margin and the verdict sentence (`curve_verdict`)."
+    curves = seed_curves(df, metric, layers)
+    return pd.DataFrame([dict(size=size, metric=metric, layers=layers, **curve_verdict(curves[size], rel, level, FORMATS.get(metric, ".2f")))
+                         for size in _sizes(df)])
 
 # %% ../../nbs/figures/p1_study.ipynb #fecc9b9e
 def size_table(t:dict) -> pd.DataFrame:
@@ -395,4 +399,145 @@ def study_findings(t) -> list:
         for r in study_verdicts(t["study"], metric).itertuples():
             rows.append((fig, f"{r.size}: blocks' mean {NAMES[metric]}, step 0 -> last step; every turn tested",
                          f"{r.start:{f}}±{r.start_sd:{f}} -> {r.final:{f}}±{r.final_sd:{f}}; {r.verdict}"))
+    return rows
+
+# %% ../../nbs/figures/p1_study.ipynb #3a78c976
+@dataclass(frozen=True)
+class StudyScalesConfig(TaskConfig):
+    "The ID across scales over training: `intrinsic_dim.id_scaling` of every entry at every checkpoint of one study size, every seed."
+    size: str = "study-S"            # a study preset (`train.PRESETS`): its runs are the study's runs of that size
+    seeds: int = 3                   # seeds 0 .. seeds-1
+    source: str = "heldout"          # the text, as the study profiles it (`training.sweep_source`)
+    n_tokens: int = 8192             # vectors per entry and checkpoint (the study's profile: the same vectors)
+    range_max: int = 64              # GRIDE's largest rank n2
+    n_min: int = 32                  # the decimation's smallest block
+    positive: ClassVar[tuple] = ("seeds", "n_tokens", "range_max", "n_min")
+
+STUDY_SCALES_CONFIGS = {
+    "offline": StudyScalesConfig("offline", "study-S (2 blocks, d = 64) trained here: 3 seeds x 20 checkpoints; "
+                                            "8,192 held-out tokens per entry"),
+    "quick": StudyScalesConfig("quick", "study-tiny-S (40 steps) trained here: 2 seeds x 8 checkpoints; 512 held-out tokens",
+                               size="study-tiny-S", seeds=2, n_tokens=512, range_max=16, n_min=16),
+    "gpu": StudyScalesConfig("gpu", "study-gpu-S trained here on a GPU: 3 seeds x 25 checkpoints; 16,384 held-out tokens",
+                             size="study-gpu-S", n_tokens=16384, range_max=128, device="cuda"),
+}
+
+# %% ../../nbs/figures/p1_study.ipynb #a97e1f42
+def scale_rows(model, tokenizer, ck, source=None, n_tokens:int=8192, window:int=127, range_max:int=64, n_min:int=32) -> pd.DataFrame:
+    "`id_scaling` of every entry of one checkpoint on the vectors the study's profile measures; `rank`: the farthest neighbour an estimate reads (GRIDE: n2; TwoNN on N / 2^j vectors: 2 * 2^j)."
+    names, device = layer_names(model.config), next(model.parameters()).device
+    vectors = layer_vectors(model, tokenizer, source, list(range(len(names))), n_tokens=n_tokens, window=window, progress=False)
+    frames = [id_scaling(X, n_min=n_min, range_max=range_max, device=device)
+              .rename(columns={"seed": "decimation_seed"}).assign(layer=layer, layer_name=names[layer], n_vectors=len(X))
+              for layer, X in vectors.items()]
+    rows = pd.concat(frames, ignore_index=True)
+    return rows.assign(rank=rows.n2 * rows.blocks)
+
+def scales_measure(cfg:StudyScalesConfig) -> Measure:
+    "`scale_rows` under `cfg` as a sweep measure: every checkpoint a cached job."
+    params = dict(source=sweep_source(cfg.source), n_tokens=cfg.n_tokens, window=get_preset(cfg.size).ctx - 1,
+                  range_max=cfg.range_max, n_min=cfg.n_min)
+    return Measure("study_scales", scale_rows, params, load=dict(device=cfg.device, dtype=cfg.dtype))
+
+# %% ../../nbs/figures/p1_study.ipynb #7cb7ec58
+def compute_study_scales(cfg:StudyScalesConfig, progress=False, cache=None) -> dict:
+    "Every seed's run of `cfg.size`, trained (or finished) as the study trains it, then `scale_rows` at every checkpoint (a sweep whose jobs are cached, so a killed run resumes), with the run's held-out loss."
+    store, measure, frames = Path(cache or sol_cache() / "reproduce") / "sweeps", scales_measure(cfg), []
+    p = get_preset(cfg.size)
+    for seed in range(cfg.seeds):
+        t0 = time.perf_counter()
+        folder = trained_series("decoder", tied=False, preset=cfg.size, seed=seed, progress=progress, device=cfg.device)
+        t1 = time.perf_counter()
+        rows = sweep(local_checkpoints(folder), measure, store, progress=progress)
+        rows = rows.drop(columns=["model", "revision", "job", *SWEEP_CHECKS], errors="ignore")
+        log = training_log(folder).set_index("step")          # the retrained run's loss (against the study's log) and time
+        frames.append(rows.assign(size=size_label(cfg.size), preset=cfg.size, seed=seed, tokens=rows.step * p.batch * p.ctx,
+                                  val_loss=rows.step.map(log.val_loss), train_seconds=float(log.seconds.max())))
+        print(f"study_scales: {cfg.size} seed {seed}: trained in {t1 - t0:.0f} s, measured in {time.perf_counter() - t1:.0f} s", flush=True)
+    out = pd.concat(frames, ignore_index=True)
+    return {"study_scales": out[["size", "preset", "seed"] + [c for c in out.columns if c not in ("size", "preset", "seed")]]}
+
+STUDY_SCALES = register(Task("study_scales", "P1 Figs. 4-5: the ID across scales over training", ("study_scales",),
+                             ("study_scales",), STUDY_SCALES_CONFIGS, compute_study_scales,
+                             lambda t, cfg: {"study_scales": plot_study_scales(t, cfg)}, lambda t: study_scales_findings(t)))
+
+# %% ../../nbs/figures/p1_study.ipynb #7bc34901
+def scale_curves(df:pd.DataFrame, estimator:str, rank:int, layers:str="blocks") -> pd.DataFrame:
+    "One estimator at one scale (`rank`) over training, a column per seed: its mean over the blocks' outputs, at the embedding output, over every entry, or at one entry (an index)."
+    sel = df[(df.estimator == estimator) & (df["rank"] == rank)].assign(metric=estimator, value=lambda d: d.dim)
+    sel = sel[sel.layer == layers] if isinstance(layers, (int, np.integer)) else layer_rows(sel, estimator, layers)
+    return sel.groupby(["seed", "step"]).value.mean().unstack("seed").sort_index()
+
+# %% ../../nbs/figures/p1_study.ipynb #85b07652
+def scale_verdicts(df:pd.DataFrame, layers:str="blocks", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
+    "Per estimator and scale that the chosen entries reach at every checkpoint: the seeds' mean curve over training at its ends, its turns, those that clear the margin and the verdict sentence (`curve_verdict`)."
+    steps, rows = df.step.nunique(), []
+    for (est, rank), _ in df.groupby(["estimator", "rank"]):
+        curves = scale_curves(df, est, rank, layers).dropna()
+        if len(curves) < steps: continue           # a rank these entries do not reach everywhere (too few distinct vectors)
+        rows.append(dict(estimator=est, rank=int(rank), layers=layers, **curve_verdict(curves, rel, level)))
+    return pd.DataFrame(rows)
+
+# %% ../../nbs/figures/p1_study.ipynb #92222b7a
+SCALE_NAMES = dict(gride="GRIDE at ranks (n, 2n)", twonn="TwoNN on N / 2ʲ vectors")
+
+@styled
+def plot_study_scales(t, cfg, axes=None):
+    "The ID over training at every scale: a row per estimator (GRIDE at doubling ranks, TwoNN on halvings of the vectors), a column per entry (embedding output, first and last block, the blocks' mean with the turns that clear the margin marked), a line per scale coloured by its neighbour rank (seeds' mean, band ±1 sd over seeds, ddof 1); into 2 x 4 `axes`, else a two-column figure."
+    import matplotlib.pyplot as plt
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import ListedColormap, LogNorm
+    from matplotlib.ticker import FuncFormatter
+    df = t["study_scales"]
+    blocks = sorted(df[df.layer_name.str.startswith("block")].layer.unique())
+    names = df.drop_duplicates("layer").set_index("layer").layer_name
+    entries = [("embeddings", "embedding output"), (int(blocks[0]), label(names[blocks[0]])),
+               (int(blocks[-1]), label(names[blocks[-1]])), ("blocks", "blocks' mean")]
+    estimators = [e for e in SCALE_NAMES if e in set(df.estimator)]
+    fig, axes = (figure(len(estimators) * len(entries), "two", height=4.6, ncols=len(entries), sharex=True)
+                 if axes is None else (None, axes))
+    axes = np.asarray(list(getattr(axes, "flat", axes)), dtype=object).reshape(len(estimators), len(entries))
+    cmap = ListedColormap(plt.get_cmap("viridis")(np.linspace(0, 0.85, 256)))       # its light yellow end left out
+    norm = LogNorm(df["rank"].min(), df["rank"].max())
+    verdicts = scale_verdicts(df).set_index(["estimator", "rank"])
+    for i, est in enumerate(estimators):
+        for j, (entry, name) in enumerate(entries):
+            ax = axes[i, j]
+            for rank in sorted(df[df.estimator == est]["rank"].unique()):
+                c = scale_curves(df, est, rank, entry).dropna()
+                x, mean, sd = np.maximum(c.index.values, 0.5), c.mean(axis=1), c.std(axis=1, ddof=1)
+                colour = cmap(norm(rank))
+                ax.fill_between(x, mean - sd, mean + sd, color=colour, alpha=0.25, lw=0)
+                ax.plot(x, mean, color=colour, lw=0.9)
+                if entry == "blocks":
+                    for kind, marker in (("peaks", "^"), ("troughs", "v")):
+                        steps = list(verdicts.loc[(est, rank), kind])
+                        ax.plot(np.maximum(steps, 0.5), mean.loc[steps], marker, color=colour, ms=3.5, mec="k", mew=0.4, ls="none")
+            ax.set_xscale("log")
+            if i == 0 or fig is None: ax.set_title(name)
+            ax.set_ylabel(f"{label(est)}\n{SCALE_NAMES[est].split(' ', 1)[1]}" if j == 0 or fig is None else "ID")
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            if i == len(estimators) - 1 or fig is None: ax.set_xlabel("step (log; 0 at 0.5)")
+    layout = axes[0, 0].figure
+    bar = layout.colorbar(ScalarMappable(norm, cmap), ax=list(axes.flat), label="neighbour rank read", fraction=0.03, pad=0.01, aspect=25)
+    ranks = sorted(df["rank"].unique())
+    bar.set_ticks(ranks, labels=[f"{r:g}" for r in ranks]); bar.ax.minorticks_off()
+    if fig is None: return layout
+    title(fig, f"The ID across scales over training (paper 1's Fig. 4 read at every neighbour rank): lines are the mean of "
+               f"{df.seed.nunique()} seeds, bands ±1 s.d.; ▲ / ▼ mark a peak / trough of the blocks' mean that clears the margin",
+          cfg.about)
+    return fig
+
+# %% ../../nbs/figures/p1_study.ipynb #9e7f4640
+def study_scales_findings(t) -> list:
+    "Per estimator: the blocks' mean at its smallest and largest scale from step 0 to the last step, with the verdict; and the scales at which it rises, then falls."
+    df = t["study_scales"]
+    size, v, rows = df["size"].iloc[0], scale_verdicts(df), []
+    for est, g in v.groupby("estimator", sort=False):
+        for r in (g.iloc[0], g.iloc[-1]):
+            rows.append(("P1 Figs. 4-5 over training", f"{size}: blocks' mean {SCALE_NAMES[est]}, neighbour rank {r['rank']}, "
+                         "step 0 -> last step; every turn tested", f"{r.start:.2f} -> {r.final:.2f}; {r.verdict}"))
+        ranks = g[g.rise_then_fall]["rank"].tolist()
+        rows.append(("P1 Figs. 4-5 over training", f"{size}: the ranks at which the blocks' mean {SCALE_NAMES[est]} rises, "
+                     "then falls (a peak that clears the margin)", ", ".join(map(str, ranks)) or f"none of {len(g)}"))
     return rows

@@ -40,7 +40,7 @@ class CosineConfig(TaskConfig):
                 and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in s)):
             raise ValueError(f"{type(self).__name__}.seeds must be a non-empty tuple of distinct non-negative integers; got {s!r}")
 
-COSINE_CONFIGS = {"offline": CosineConfig("offline", OFFLINE_ABOUT, seeds=(0,)),   # one seed: the default run's time
+COSINE_CONFIGS = {"offline": CosineConfig("offline", OFFLINE_ABOUT),               # three seeds: (0, 1, 2)
                   "quick": CosineConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=2048, seeds=(0,)),   # CI's time
                   "paper": CosineConfig("paper", "Pythia 70M-6.9B (Hub), the Pile", device="cuda", dtype="bfloat16",
                                         models=PYTHIA_MODELS[:7], sources=("hf:monology/pile-uncopyrighted",), n_tokens=65536,
