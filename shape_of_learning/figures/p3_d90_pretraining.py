@@ -12,6 +12,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
+from ..anisotropy import average_cosine
 from ..checkpoints import local_checkpoints
 from ..models import quiet_transformers
 from ..subspace import d90, D90
@@ -22,7 +23,7 @@ from .p3_d90 import task_data
 
 # %% auto #0
 __all__ = ['ABOUT', 'PRETRAINING_CONFIGS', 'PRETRAINING', 'PretrainingConfig', 'compute_pretraining', 'pretraining_summary',
-           'chance_level', 'plot_pretraining', 'pretraining_findings']
+           'chance_level', 'text_states', 'cls_collapse', 'plot_pretraining', 'pretraining_findings']
 
 # %% ../../nbs/figures/p3_d90_pretraining.ipynb #cdb87758
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ PRETRAINING_CONFIGS = {
                                device="cuda", preset="gpu", steps=(0, 100, 1000, 5000, 10_000, 20_000), threads=8)}
 
 def compute_pretraining(cfg, progress=False, cache=None) -> dict:
-    "Full fine-tuning, DID and SAID at each checkpoint, a fresh head (seed 0) each time: one row per run."
+    "Full fine-tuning, DID and SAID at each checkpoint, a fresh head (seed 0) each time (one row per run); and `cls_collapse` of each checkpoint."
     threads = torch.get_num_threads()
     torch.set_num_threads(cfg.threads)
     try: return _compute_pretraining(cfg, progress)
@@ -77,7 +78,9 @@ def _compute_pretraining(cfg, progress):
         frames.append(r.table.assign(step=step, val_loss=loss[step], model=f"encoder-untied-{cfg.preset}-seed0",
                                      task=f"wiki-topics {' vs '.join(cfg.labels)}", n_train=len(train["labels"]),
                                      n_test=len(test["labels"]), max_length=cfg.length))
-    return {"d90_pretraining": pd.concat(frames, ignore_index=True)}
+    return {"d90_pretraining": pd.concat(frames, ignore_index=True),
+            "d90_pretraining_cls": cls_collapse(cfg, {step: cks[step] for step in steps}, train, test).assign(
+                val_loss=lambda t: t.step.map(loss))}
 
 def pretraining_summary(df) -> pd.DataFrame:
     "One row per checkpoint: full accuracy, the 90% target, d90 and the best accuracy of DID and SAID, whether full learned."
@@ -95,8 +98,32 @@ def chance_level(n_test:int) -> float:
     "Accuracy a coin beats by 2 binomial standard errors on n_test texts: full fine-tuning must exceed it for d90 to mean anything."
     return 0.5 + 2 * math.sqrt(0.25 / n_test)
 
-PRETRAINING = register(Task("d90_pretraining", "P3 Fig. 2", ("d90_pretraining",), ("d90_pretraining",), PRETRAINING_CONFIGS,
-                            compute_pretraining, lambda t, cfg: {"d90_pretraining": plot_pretraining(t, cfg)}, lambda t: pretraining_findings(t)))
+PRETRAINING = register(Task("d90_pretraining", "P3 Fig. 2", ("d90_pretraining", "d90_pretraining_cls"), ("d90_pretraining",),
+                            PRETRAINING_CONFIGS, compute_pretraining, lambda t, cfg: {"d90_pretraining": plot_pretraining(t, cfg)},
+                            lambda t: pretraining_findings(t), optional=("d90_pretraining_cls",)))   # tables from before it lack it
+
+# %% ../../nbs/figures/p3_d90_pretraining.ipynb #debcada3
+@torch.no_grad()
+def text_states(encoder, batch) -> tuple:
+    "The last layer's `[CLS]` state and the mean of a text's token states (padding left out): two (texts, d) arrays."
+    h = encoder(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).last_hidden_state
+    w = batch["attention_mask"][..., None].float()
+    return h[:, 0].numpy(), ((h * w).sum(1) / w.sum(1)).numpy()
+
+def cls_collapse(cfg, cks:dict, train:dict, test:dict) -> pd.DataFrame:
+    "Per checkpoint (`cks`: step -> Checkpoint): the average cosine of the test texts' `[CLS]` and mean-pooled states, and the held-out accuracy of a logistic-regression probe trained on each."
+    from sklearn.linear_model import LogisticRegression
+    from transformers import AutoModel
+    rows = []
+    for step, ck in cks.items():
+        with quiet_transformers():                       # the masked-LM head's weights are not loaded, as expected
+            encoder = AutoModel.from_pretrained(ck.model, add_pooling_layer=False).eval()
+        (cls_train, mean_train), (cls_test, mean_test) = text_states(encoder, train), text_states(encoder, test)
+        probe = lambda fit, score: LogisticRegression(max_iter=2000).fit(fit, train["labels"]).score(score, test["labels"])
+        rows.append(dict(step=step, cls_cosine=float(average_cosine(cls_test)), mean_cosine=float(average_cosine(mean_test)),
+                         probe_cls=probe(cls_train, cls_test), probe_mean=probe(mean_train, mean_test),
+                         n_train=len(train["labels"]), n_test=len(test["labels"])))
+    return pd.DataFrame(rows)
 
 # %% ../../nbs/figures/p3_d90_pretraining.ipynb #35c7b013
 @styled
