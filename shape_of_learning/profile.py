@@ -387,6 +387,122 @@ def _plan(model, tokenizer, source, spec):
     n_layers = model.config.num_hidden_layers + (2 if model_kind(model.config) == "decoder" else 1)   # see the table above
     return keeps, plan, _layer_index(spec.layers, n_layers)
 
+# %% ../nbs/06a_profile.ipynb #59e6db2b
+def _shared_positions(keeps, plan) -> dict:
+    "The position policies grouped by the positions they keep in every window of every source: {owner, the first of a group: the group's policies}."
+    owner_of = {policy: next(other for other in keeps if all(torch.equal(masks[other], masks[policy]) for _, _, masks, _ in plan))
+                for policy in keeps}
+    return {owner: [policy for policy in keeps if owner_of[policy] == owner] for owner in dict.fromkeys(owner_of.values())}
+
+# %% ../nbs/06a_profile.ipynb #9b4bb980
+def _layer_groups(model, spec, plan, owners, measured) -> list:
+    "The measured layers in order, in groups whose stored vectors (or streaming accumulators) fit `spec.mem_limit` (None: `memory_budget`); at least one layer a group."
+    d, outliers = model.config.hidden_size, spec.values("outliers")
+    pooled = spec.pooled and len(plan) > 1
+    if spec.streaming:                               # accumulators: float64 sums per distinct token for IntraSim
+        distinct = len(np.unique(np.concatenate([t for p in plan for t in p[2].values()])))
+        per_layer = len(owners) * len(outliers) * (1 + pooled) * (len(plan) * (spec.batch_size * d * 4 + 8 * d * 64)
+                                                                 + ("intrasim" in spec.metrics) * distinct * d * 24)
+    else: per_layer = len(owners) * (len(plan) + pooled) * spec.n_tokens * d * 4
+    size = max(1, min(len(measured), (spec.mem_limit or memory_budget(model.device)) // max(per_layer, 1)))
+    return [measured[start:start + size] for start in range(0, len(measured), size)]
+
+# %% ../nbs/06a_profile.ipynb #fa7f3b24
+def _policy_rows(source, policies, outliers, layer, layer_name, results, n_vectors, n_outliers) -> list:
+    "One row per position policy in `policies` and per metric result of `results` (the policies share the measurement)."
+    return [dict(source=source, special=special, first=first, outliers=outliers, layer=layer, layer_name=layer_name, **result,
+                 n_vectors=n_vectors, n_outliers=n_outliers) for special, first in policies for result in results]
+
+# %% ../nbs/06a_profile.ipynb #5280eaa8
+def _collect_source(model, spec, source_plan, owners, layers, progress, desc) -> tuple:
+    "Stored path, one source (a `_plan` entry): the forward passes, (layer names, {(layer, owner policy): its n_tokens float32 vectors})."
+    name, inputs, masks, _ = source_plan
+    store = {(layer, owner): torch.empty(spec.n_tokens, model.config.hidden_size) for layer in layers for owner in owners}
+    filled = {owner: 0 for owner in owners}
+    for names, chunk in _forward_chunks(model, inputs, {owner: masks[owner] for owner in owners}, spec.n_tokens,
+                                        spec.forward_batch, layers, progress, f"{name}: {desc}"):
+        for owner in owners:
+            if (layers[0], owner) not in chunk: continue
+            count = len(chunk[layers[0], owner])
+            for layer in layers: store[layer, owner][filled[owner]:filled[owner] + count] = chunk[layer, owner]
+            filled[owner] += count
+    return names, store
+
+# %% ../nbs/06a_profile.ipynb #795b80cf
+def _measure_source(spec, source_plan, owners, names, store, tokenizer, name_outliers, pooled_parts=None) -> tuple:
+    "Stored path, one source: (rows, named outliers) of every (layer, owner) vectors in `store` under each outlier policy; each measured set appended to `pooled_parts` when given."
+    name, inputs, masks, token_ids = source_plan
+    rows, named = [], []
+    for layer, owner in list(store):
+        vectors = store.pop((layer, owner))
+        norms = torch.linalg.vector_norm(vectors.double(), dim=1)
+        flagged = outlier_mask(vectors, spec.outlier_factor, norms)
+        n_flagged = int(flagged.sum())
+        if name_outliers:
+            for policy in owners[owner]:
+                named += _outlier_rows(name, policy, layer, names[layer], norms, masks[policy], inputs, tokenizer, spec.outlier_factor)
+        measured = {}                # no vector flagged: dropping none measures the same points again
+        for outliers in spec.values("outliers"):
+            drop = outliers == "drop" and n_flagged > 0
+            kept, kept_ids = (vectors[~flagged], token_ids[owner][~flagged.numpy()]) if drop else (vectors, token_ids[owner])
+            if pooled_parts is not None: pooled_parts[layer, owner, outliers].append((kept, kept_ids, n_flagged))
+            if drop not in measured: measured[drop] = metric_rows(kept, kept_ids, spec.metrics, spec.batch_size, spec.seed)
+            rows += _policy_rows(name, owners[owner], outliers, layer, names[layer], measured[drop], len(kept), n_flagged)
+    return rows, named
+
+def _measure_pooled(spec, owners, names, pooled_parts) -> list:
+    "The pooled rows (source 'all'): the metric core on the union of the sets each source measured, per (layer, owner, outlier policy)."
+    rows, measured = [], {}
+    for layer, owner, outliers in list(pooled_parts):
+        parts = pooled_parts.pop((layer, owner, outliers))
+        n_flagged, n_vectors = sum(part[2] for part in parts), sum(len(part[0]) for part in parts)
+        key = (layer, owner, outliers == "drop" and n_flagged > 0)
+        if key not in measured:
+            vectors, ids = torch.cat([part[0] for part in parts]), np.concatenate([part[1] for part in parts])
+            measured[key] = metric_rows(vectors, ids, spec.metrics, spec.batch_size, spec.seed)
+        rows += _policy_rows("all", owners[owner], outliers, layer, names[layer], measured[key], n_vectors, n_flagged)
+    return rows
+
+# %% ../nbs/06a_profile.ipynb #95eefcd7
+def _stream_source(model, spec, source_plan, owners, layers, progress, desc) -> tuple:
+    "Streaming path, one source: (layer names, {(layer, owner policy, outlier policy): its finished `_Stream`})."
+    name, inputs, masks, token_ids = source_plan
+    outlier_policies = spec.values("outliers")
+    streams = {(layer, owner, outliers): _Stream(spec.metrics, spec.batch_size, spec.outlier_factor, outliers == "drop")
+               for layer in layers for owner in owners for outliers in outlier_policies}
+    taken = {owner: 0 for owner in owners}
+    for names, chunk in _forward_chunks(model, inputs, {owner: masks[owner] for owner in owners}, spec.n_tokens,
+                                        spec.forward_batch, layers, progress, f"{name}: {desc}"):
+        for owner in owners:
+            if (layers[0], owner) not in chunk: continue
+            count = len(chunk[layers[0], owner])
+            for layer, outliers in product(layers, outlier_policies):
+                streams[layer, owner, outliers].add(chunk[layer, owner], token_ids[owner][taken[owner]:taken[owner] + count])
+            taken[owner] += count
+    return names, {key: stream.finish() for key, stream in streams.items()}
+
+def _stream_rows(source, owners, names, streams) -> list:
+    "The rows of finished streams {(layer, owner, outlier policy): `_Stream`}."
+    return [row for (layer, owner, outliers), stream in streams.items()
+            for row in _policy_rows(source, owners[owner], outliers, layer, names[layer], stream.rows(), stream.n, stream.n_out)]
+
+# %% ../nbs/06a_profile.ipynb #c6ff97de
+def _tidy(rows, spec, model_name, revision, kind, streaming) -> pd.DataFrame:
+    "The profile's table of `rows` (from `_policy_rows`): identity, policies, layer, metric, value, counts."
+    table = pd.DataFrame(rows)
+    meta = dict(model=model_name, revision=revision, kind=kind, n_tokens=spec.n_tokens, window=spec.window,
+                batch_size=spec.batch_size, seed=spec.seed)
+    policy = table[["special", "first", "outliers"]]
+    table = table.drop(columns=["special", "first", "outliers"])
+    for column, value in reversed(meta.items()): table.insert(0, column, value)
+    for i, column in enumerate(("special", "first", "outliers")): table.insert(len(meta) + i, column, policy[column])
+    table.insert(len(meta) + 3, "outlier_factor", spec.outlier_factor)
+    table.insert(len(meta) + 4, "stream", streaming)
+    table.insert(len(meta) + 5, "source_tokens", spec.source_tokens)
+    table.insert(2, "source", table.pop("source"))
+    return table
+
+# %% ../nbs/06a_profile.ipynb #fc8e2d9b
 @spec_signature
 def layer_profile(
     model, tokenizer,              # from `models.load_model`
@@ -400,99 +516,32 @@ def layer_profile(
 ) -> pd.DataFrame:                  # the rows; with name_outliers, (rows, outlier_tokens table)
     "One row per source x policy x layer x metric: the metric core on every layer's hidden states of real text, one pass."
     spec = profile_spec(spec, **options)
-    stream = spec.streaming
-    if name_outliers and stream:
+    if name_outliers and spec.streaming:
         raise ValueError("name_outliers=True needs the stored vectors: pass stream=False (or a metric that needs them)")
-    keeps, plan, measured = _plan(model, tokenizer, source, spec)
-    same = {p: next(q for q in keeps if all(torch.equal(masks[q], masks[p]) for _, _, masks, _ in plan)) for p in keeps}
-    own = {q: [p for p in keeps if same[p] == q] for q in dict.fromkeys(same.values())}   # policies keeping the same
-    # positions are collected and measured once, under the first of the policies that keep them
-    n_tokens = spec.n_tokens
-    d, outs = model.config.hidden_size, spec.values("outliers")
-    with_all = spec.pooled and len(plan) > 1
-    if stream:                                       # accumulators: float64 sums per distinct token for IntraSim
-        distinct = len(np.unique(np.concatenate([t for p in plan for t in p[2].values()])))
-        per_layer = len(own) * len(outs) * (1 + with_all) * (len(plan) * (spec.batch_size * d * 4 + 8 * d * 64)
-                                                             + ("intrasim" in spec.metrics) * distinct * d * 24)
-    else: per_layer = len(own) * (len(plan) + with_all) * n_tokens * d * 4
-    group = max(1, min(len(measured), (spec.mem_limit or memory_budget(model.device)) // max(per_layer, 1)))
+    keeps, plan, measured = _plan(model, tokenizer, source, spec)                      # 1. plan the windows
+    owners = _shared_positions(keeps, plan)
+    pooled = spec.pooled and len(plan) > 1
     rows, named = [], []
-    def emit(src, q, o, l, names, results, n_vectors, n_out):
-        for policy in own[q]:
-            for r in results:
-                rows.append(dict(source=src, special=policy[0], first=policy[1], outliers=o, layer=l, layer_name=names[l], **r,
-                                 n_vectors=n_vectors, n_outliers=n_out))
-    for g0 in range(0, len(measured), group):
-        layers = measured[g0:g0 + group]
+    for layers in _layer_groups(model, spec, plan, owners, measured):
         desc = f"layers {layers[0]}-{layers[-1]}"
-        combos = [(l, q, o) for l in layers for q in own for o in outs]
-        if stream:
-            total = {c: None for c in combos}
-            for name, ids_all, masks, tok_ids in plan:
-                acc = {(l, q, o): _Stream(spec.metrics, spec.batch_size, spec.outlier_factor, o == "drop") for l, q, o in combos}
-                at = {q: 0 for q in own}
-                for names, chunk in _forward_chunks(model, ids_all, {q: masks[q] for q in own}, n_tokens, spec.forward_batch,
-                                                    layers, progress, f"{name}: {desc}"):
-                    for q in own:
-                        if (layers[0], q) not in chunk: continue
-                        m = len(chunk[layers[0], q])
-                        for l, o in product(layers, outs): acc[l, q, o].add(chunk[l, q], tok_ids[q][at[q]:at[q] + m])
-                        at[q] += m
-                for l, q, o in combos:
-                    a = acc[l, q, o].finish()
-                    emit(name, q, o, l, names, a.rows(), a.n, a.n_out)
-                    if with_all: total[l, q, o] = a if total[l, q, o] is None else total[l, q, o].merge(a)
-            if with_all:
-                for l, q, o in combos: emit("all", q, o, l, names, total[l, q, o].rows(), total[l, q, o].n, total[l, q, o].n_out)
+        if spec.streaming:                                                              # 2-3. stream and measure
+            totals = {}
+            for source_plan in plan:
+                names, streams = _stream_source(model, spec, source_plan, owners, layers, progress, desc)
+                rows += _stream_rows(source_plan[0], owners, names, streams)
+                if pooled: totals = {key: totals[key].merge(stream) if key in totals else stream for key, stream in streams.items()}
+            if pooled: rows += _stream_rows("all", owners, names, totals)
             continue
-        kept = {c: [] for c in combos}
-        for name, ids_all, masks, tok_ids in plan:
-            store, filled = {(l, q): torch.empty(n_tokens, d) for l in layers for q in own}, {q: 0 for q in own}
-            for names, chunk in _forward_chunks(model, ids_all, {q: masks[q] for q in own}, n_tokens, spec.forward_batch,
-                                                layers, progress, f"{name}: {desc}"):
-                for q in own:
-                    if (layers[0], q) not in chunk: continue
-                    m = len(chunk[layers[0], q])
-                    for l in layers: store[l, q][filled[q]:filled[q] + m] = chunk[l, q]
-                    filled[q] += m
-            for l in layers:
-                for q in own:
-                    X = store.pop((l, q))
-                    norms = torch.linalg.vector_norm(X.double(), dim=1)
-                    out = outlier_mask(X, spec.outlier_factor, norms)
-                    if name_outliers:
-                        for p in own[q]:
-                            named += _outlier_rows(name, p, l, names[l], norms, masks[p], ids_all, tokenizer, spec.outlier_factor)
-                    done = {}                # no vector flagged: dropping none measures the same points again
-                    for o in outs:
-                        drop = o == "drop" and bool(out.any())
-                        Xo, ids = (X[~out], tok_ids[q][~out.numpy()]) if drop else (X, tok_ids[q])
-                        if with_all: kept[l, q, o].append((Xo, ids, int(out.sum())))
-                        if drop not in done: done[drop] = metric_rows(Xo, ids, spec.metrics, spec.batch_size, spec.seed)
-                        emit(name, q, o, l, names, done[drop], len(Xo), int(out.sum()))
-        if with_all:                                 # the union of what each source measured
-            pooled = {}
-            for l, q, o in combos:
-                parts = kept.pop((l, q, o))
-                n_out, n = sum(r[2] for r in parts), sum(len(r[0]) for r in parts)
-                key = (l, q, o == "drop" and n_out > 0)
-                if key not in pooled:
-                    X, ids = torch.cat([r[0] for r in parts]), np.concatenate([r[1] for r in parts])
-                    pooled[key] = metric_rows(X, ids, spec.metrics, spec.batch_size, spec.seed)
-                emit("all", q, o, l, names, pooled[key], n, n_out)
-    df = pd.DataFrame(rows)
-    meta = dict(model=model_name or getattr(model.config, "name_or_path", "") or type(model).__name__,
-                revision=revision, kind=model_kind(model.config), n_tokens=n_tokens, window=spec.window,
-                batch_size=spec.batch_size, seed=spec.seed)
-    policy = df[["special", "first", "outliers"]]
-    df = df.drop(columns=["special", "first", "outliers"])
-    for k, v in reversed(meta.items()): df.insert(0, k, v)
-    for i, k in enumerate(("special", "first", "outliers")): df.insert(len(meta) + i, k, policy[k])
-    df.insert(len(meta) + 3, "outlier_factor", spec.outlier_factor)
-    df.insert(len(meta) + 4, "stream", stream)
-    df.insert(len(meta) + 5, "source_tokens", spec.source_tokens)
-    src_col = df.pop("source"); df.insert(2, "source", src_col)
-    return (df, _outlier_frame(named, meta["model"], spec.outlier_factor)) if name_outliers else df
+        parts = ({(layer, owner, outliers): [] for layer in layers for owner in owners for outliers in spec.values("outliers")}
+             if pooled else None)
+        for source_plan in plan:
+            names, store = _collect_source(model, spec, source_plan, owners, layers, progress, desc)   # 2. collect
+            source_rows, source_named = _measure_source(spec, source_plan, owners, names, store, tokenizer, name_outliers, parts)
+            rows += source_rows; named += source_named                                  # 3. measure
+        if pooled: rows += _measure_pooled(spec, owners, names, parts)
+    model_name = model_name or getattr(model.config, "name_or_path", "") or type(model).__name__
+    table = _tidy(rows, spec, model_name, revision, model_kind(model.config), spec.streaming)   # 4. tidy
+    return (table, _outlier_frame(named, model_name, spec.outlier_factor)) if name_outliers else table
 
 # %% ../nbs/06a_profile.ipynb #e3a560df
 def outlier_tokens(
