@@ -66,7 +66,7 @@ def _stream(acc, X, ids, chunk=4096):
 
 def part2(a):
     from shape_of_learning.models import load_model
-    from shape_of_learning.hidden import layer_profile, special_affixes, window_inputs
+    from shape_of_learning.profile import layer_profile, special_affixes, window_inputs
     from shape_of_learning.data import wiki_source, token_windows
     model, tok, kind = load_model(a.model)
     src = wiki_source()

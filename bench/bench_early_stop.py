@@ -15,6 +15,7 @@ import argparse, json, os, resource, subprocess, sys, time
 def child(a):
     import torch
     import shape_of_learning.hidden as H
+    from shape_of_learning.profile import layer_profile
     from shape_of_learning.models import load_model
     from shape_of_learning.data import wiki_source
     torch.set_num_threads(os.cpu_count())
@@ -24,11 +25,11 @@ def child(a):
     layers = [int(x) for x in a.layers[-1].split(",")]
     kw = dict(metrics=("anisotropy", "intersim"), n_tokens=a.tokens, window=a.window, batch_size=min(4096, a.tokens),
               layers=layers, forward_batch=a.forward_batch)
-    H.layer_profile(model, tok, wiki_source(), n_tokens=a.window, **{k: v for k, v in kw.items() if k != "n_tokens"})  # warm-up
+    layer_profile(model, tok, wiki_source(), n_tokens=a.window, **{k: v for k, v in kw.items() if k != "n_tokens"})  # warm-up
     if cuda: torch.cuda.synchronize(); torch.cuda.reset_peak_memory_stats(); base = torch.cuda.memory_allocated()
     else: base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     t = time.perf_counter()
-    prof = H.layer_profile(model, tok, wiki_source(), **kw)
+    prof = layer_profile(model, tok, wiki_source(), **kw)
     if cuda: torch.cuda.synchronize()
     dt = time.perf_counter() - t
     peak = (torch.cuda.max_memory_allocated() if cuda else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024) - base

@@ -13,10 +13,10 @@ import argparse, os, resource, time
 from collections import defaultdict
 from contextlib import contextmanager
 import numpy as np, torch
-import shape_of_learning.hidden as H
+import shape_of_learning.profile as P
 import shape_of_learning.intrinsic_dim as I
 from shape_of_learning.models import load_model
-from shape_of_learning.hidden import METRICS, ProfileSpec, profile_spec, layer_profile, cached_windows, special_affixes
+from shape_of_learning.profile import METRICS, ProfileSpec, profile_spec, layer_profile, cached_windows, special_affixes
 from shape_of_learning.data import wiki_source
 
 TARGET = 1.8
@@ -36,31 +36,31 @@ def timed_parts(split):
             finally: split[part] += time.perf_counter() - t
         setattr(mod, name, g)
         return mod, name, f
-    saved = [wrap(H, "layer_states", "forward"), wrap(H, "distinct_knn", "kNN"), wrap(H, "outlier_mask", "selection"),
-             wrap(H, "moments", "spectra")]     # the Gram matrix both anisotropies of a batch share
+    saved = [wrap(P, "layer_states", "forward"), wrap(P, "distinct_knn", "kNN"), wrap(P, "outlier_mask", "selection"),
+             wrap(P, "moments", "spectra")]     # the Gram matrix both anisotropies of a batch share
     part = {"avg_cos": "cosine", "avg_cos_centered": "cosine", "intersim": "cosine", "intrasim": "cosine",
             "anisotropy": "spectra", "anisotropy_uncentered": "spectra"}     # and their top eigenvalues
-    orig = dict(H.METRICS)
+    orig = dict(P.METRICS)
     for name, where in part.items():
-        m = H.METRICS[name]
+        m = P.METRICS[name]
         fn = m.fn
         if m.scope != "stream":
             def timed(*a, _f=fn, _p=where, **k):
                 t = time.perf_counter()
                 try: return _f(*a, **k)
                 finally: split[_p] += time.perf_counter() - t
-            H.METRICS[name] = type(m)(**{**m.__dict__, "fn": timed})
+            P.METRICS[name] = type(m)(**{**m.__dict__, "fn": timed})
         else:
             class Timed(fn):
                 def update(self, *a, _p=where, **k):
                     t = time.perf_counter()
                     try: return super().update(*a, **k)
                     finally: split[_p] += time.perf_counter() - t
-            H.METRICS[name] = type(m)(**{**m.__dict__, "fn": Timed})
+            P.METRICS[name] = type(m)(**{**m.__dict__, "fn": Timed})
     try: yield split
     finally:
         for mod, name, f in saved: setattr(mod, name, f)
-        H.METRICS.clear(); H.METRICS.update(orig)
+        P.METRICS.clear(); P.METRICS.update(orig)
 
 
 def main():

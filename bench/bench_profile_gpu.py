@@ -6,14 +6,14 @@
 
 For each dtype: the model is cast from one float32 load and placed on the GPU; a bare forward pass over the same
 windows (`model(ids)`, synchronized) is timed before and after the profile; `layer_profile` with every metric of
-`hidden.METRICS` is timed; peak GPU memory (`torch.cuda.max_memory_allocated`) is read for each. Then every
+`profile.METRICS` is timed; peak GPU memory (`torch.cuda.max_memory_allocated`) is read for each. Then every
 (layer, metric) value of the half-precision profiles is compared with float32's: largest absolute and relative
 difference per metric, and the layers where it occurs. Target: profile <= 1.2 x forward. Not a test: never run in CI.
 """
 import argparse, copy, os, time
 import numpy as np, pandas as pd, torch
 from shape_of_learning.models import load_model
-from shape_of_learning.hidden import METRICS, ProfileSpec, layer_profile, cached_windows, special_affixes
+from shape_of_learning.profile import METRICS, ProfileSpec, layer_profile, cached_windows, special_affixes
 from shape_of_learning.data import wiki_source
 
 TARGET = 1.2

@@ -17,7 +17,7 @@ import uuid
 import warnings
 from concurrent.futures import as_completed
 from .data import files_fingerprint
-from .hidden import ProfileSpec, profile_spec, layer_profile
+from .profile import ProfileSpec, profile_spec, layer_profile
 from .models import load_model, dtype_name
 
 # %% auto #0
@@ -565,7 +565,7 @@ def _profile(model, tokenizer, ck, source=None, **spec):
     return layer_profile(model, tokenizer, source, ProfileSpec(**spec), model_name=ck.model, revision=ck.revision)
 
 def profile_measure(source, spec:ProfileSpec=None, dtype=None, device=None, name:str="profile", **options) -> Measure:
-    "Every layer's metrics on a text source (`hidden.layer_profile` under `spec` and `options`) as a sweep measure."
+    "Every layer's metrics on a text source (`profile.layer_profile` under `spec` and `options`) as a sweep measure."
     spec = profile_spec(spec, **options)
     return Measure(name, _profile, dict(source=source, **spec.key()), load=dict(dtype=dtype, device=device),
                    shrink=partial(smaller_batches, names=("forward_batch",)))

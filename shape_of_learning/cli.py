@@ -17,7 +17,7 @@ from fastcore.docments import docments, ann_parts
 from fastcore.script import call_parse
 from .data import text_sources, sol_cache
 from .models import load_model, OFFLINE_NAMES, OFFLINE_MODELS
-from .hidden import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profile, profile_figure
+from .profile import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profile, profile_figure
 from .checkpoints import series, sweep, profile_measure, rows_table, read_rows, verify_checkpoints, duplicate_list, PYTHIA_SIZES, BLOOM_SIZES
 from .reproduce import get_task, reproduce
 from .figures import TASKS, SLOW_TASKS
@@ -66,7 +66,7 @@ def _expected(cloud, metric, D, n, b):
              ("sphere2", "twonn"): 2, ("sphere2", "mada"): 2, ("sphere2", "mom"): 2, ("sphere2", "mle"): 2}
     return known.get((cloud, metric), np.nan)
 
-DEMO_METRICS = tuple(METRICS)   # every metric of the core (`hidden.METRICS`)
+DEMO_METRICS = tuple(METRICS)   # every metric of the core (`profile.METRICS`)
 
 def demo_table(n:int=8192, D:int=256, batch_size:int=4096, seed:int=0, stream_chunk:int=1000,
                progress:bool=False) -> pd.DataFrame:
@@ -282,7 +282,7 @@ SPEC_WORDS = {   # the ProfileSpec fields whose comments speak of Python's None 
     "stream": "stream the cosine metrics without storing vectors: true, false, or auto (when every metric can)",
     "source_tokens": "draw windows from the first N tokens of each source; 0: all of it",
     "mem_limit": "bytes of vectors / accumulators before layers go in groups (default: half the memory free on the model's "
-                 "device as the profile starts, hidden.memory_budget; 0 means the same)"}
+                 "device as the profile starts, profile.memory_budget; 0 means the same)"}
 
 def _shell_option(f, overrides):
     "(annotation, default) of a ProfileSpec field as a shell option: tuples as comma-separated text, None as 0 or ''."
@@ -337,7 +337,7 @@ def sol_profile(
     dtype:str=None,             # e.g. bfloat16 on a GPU (default: as stored; float32 for a .gguf file)
     device:str=None,            # e.g. cuda (default: cpu, even on a machine with a GPU)
     figure:bool=True,           # also draw the profile (every metric against depth) beside the table, as OUT with .png
-    **options,                  # the profile specification (hidden.ProfileSpec), one option per field
+    **options,                  # the profile specification (profile.ProfileSpec), one option per field
 ):
     "Profile every layer of MODEL on a text source and write one row per layer and metric, and its figure."
     table_path(out)                                  # a name we cannot write fails before the model is loaded
@@ -392,7 +392,7 @@ def sol_sweep(
     verify:bool=True,           # fingerprint the checkpoints first and refuse duplicated weights (see sol-verify)
     keep_duplicates:bool=False, # measure duplicated checkpoints anyway, marked in every row (duplicate_of)
     plan:bool=False,            # print what the sweep needs (checkpoints left, downloads, peak disk, memory, hours) and stop
-    **options,                  # the profile specification (hidden.ProfileSpec), one option per field
+    **options,                  # the profile specification (profile.ProfileSpec), one option per field
 ):
     "Profile every layer of every checkpoint of a series into a resumable results store."
     if executor not in ("local", "ray"): raise ValueError(f"--executor must be local or ray; got {executor!r}")

@@ -323,7 +323,7 @@ def gride(
     return IDEstimate(d, "gride", n, n_dup, dict(n1=n1, n2=n2, err=err, scale=scale, duplicates=duplicates))
 
 def id_scaling(
-    X,                      # (n, d) points, e.g. one layer's hidden states (`hidden.layer_vectors`)
+    X,                      # (n, d) points, e.g. one layer's hidden states (`profile.layer_vectors`)
     n_min:int=20,           # decimation: smallest block kept
     range_max:int=64,       # GRIDE: largest neighbour rank n2 (ranks n1 = 1, 2, 4, ... with n2 = 2 n1)
     seed:int=0,             # the shuffle of the decimation

@@ -15,7 +15,8 @@ import pandas as pd
 import torch
 from .data import ENWIK8_URL, ENWIK8_ZIP_BYTES
 from .models import model_kind, resolve_dtype, OFFLINE_NAMES, WEIGHT_FORMATS
-from .hidden import ProfileSpec, METRICS, layer_names, memory_budget
+from .hidden import layer_names
+from .profile import ProfileSpec, METRICS, memory_budget
 from .checkpoints import Checkpoint, ResultStore, series, job_done, lfs_sha256
 from .reproduce import Task, TaskConfig, get_task, task_key, default_cache
 from .figures.training import every
@@ -206,7 +207,7 @@ def layer_bytes(shape:ModelShape, n_tokens:int, streamed:bool=False, copies:int=
     return copies * (min(batch_size, n_tokens) * d * 4 + 8 * d * 64 + min(n_tokens, shape.vocab) * d * 24)
 
 def layer_groups(entries:int, per_layer:int, budget:int) -> list:
-    "The entries each forward pass measures (hidden.layer_profile's rule): as many as the budget holds, at least one."
+    "The entries each forward pass measures (profile.layer_profile's rule): as many as the budget holds, at least one."
     size = max(1, min(entries, budget // max(per_layer, 1)))
     return [list(range(s, min(s + size, entries))) for s in range(0, entries, size)]
 
@@ -679,7 +680,7 @@ def task_problems(r, have:dict) -> list:
                    f"{_gb(have['ram'])}: lower the token counts of {r.config_class} (its *n_tokens fields)")
     elif r.host > have["ram"]:
         out.append(f"{t}: {r.largest} holds {_gb(r.host)} of vectors and metric buffers on the host (entries grouped by half "
-                   f"the {r.device} memory, hidden.memory_budget), the machine has {_gb(have['ram'])}: lower the token counts "
+                   f"the {r.device} memory, profile.memory_budget), the machine has {_gb(have['ram'])}: lower the token counts "
                    f"of {r.config_class}, or run where the host has more memory than the GPU")
     return out
 

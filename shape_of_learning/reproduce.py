@@ -15,7 +15,7 @@ import pandas as pd
 import torch
 from .checkpoints import ResultStore, atomic_write, job_key, read_rows, rows_table
 from .data import sol_cache, closest
-from .hidden import layer_profile
+from .profile import layer_profile
 from .models import load_model, dtype_name
 from .style import save, DPI
 

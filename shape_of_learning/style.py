@@ -126,7 +126,7 @@ def problems(fig, widths=(ONE_COLUMN, TWO_COLUMN)) -> list:
 
 # %% ../nbs/11a_style.ipynb #f06374b7
 LABELS = {
-    # metrics of a layer profile (hidden, anisotropy, intrinsic_dim)
+    # metrics of a layer profile (profile, anisotropy, intrinsic_dim)
     "anisotropy": "anisotropy (centered SVD)", "intersim": "InterSim", "intrasim": "IntraSim",
     "avg_cos": "average cosine", "avg_cos_centered": "average cosine (centered)",
     "twonn": "ID (TwoNN)", "mada": "ID (MADA)", "mom": "ID (MoM)", "gride": "ID (GRIDE)",
@@ -148,7 +148,7 @@ LABELS = {
     "first keep": "first position kept", "first drop": "first position dropped",
     # subspace fine-tuning
     "did": "DID", "said": "SAID", "full": "full fine-tuning", "target": "90% of full fine-tuning",
-    # metrics and policies of a profile beyond the paper figures' (hidden.profile_figure)
+    # metrics and policies of a profile beyond the paper figures' (profile.profile_figure)
     "anisotropy_uncentered": "anisotropy (uncentered SVD)", "mle": "ID (MLE, Levina-Bickel)",
     "special drop": "special tokens dropped", "special keep": "special tokens kept",
     # labelled text sets (probes)

@@ -15,8 +15,9 @@ import pandas as pd
 import torch
 from ..checkpoints import ResultStore, job_key, read_rows
 from ..data import text_source
-from ..hidden import (ProfileSpec, layer_profile, layer_vectors, layer_names, outlier_mask, metric_rows,
-                                      special_affixes, special_inside, cached_windows, window_masks)
+from ..hidden import layer_names
+from ..profile import (ProfileSpec, layer_profile, layer_vectors, outlier_mask, metric_rows,
+                                       special_affixes, special_inside, cached_windows, window_masks)
 from ..models import load_model
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
 from ..reproduce import TaskConfig, Task, register, run_task, dtype_column, default_cache
@@ -347,7 +348,7 @@ def bell_test(t, metric:str="anisotropy", outliers:str="keep", rel:float=0.05, l
 
 # %% ../../nbs/figures/p1_profiles.ipynb #6e4f8a72
 def kept_token_ids(tokenizer, source, spec:ProfileSpec) -> np.ndarray:
-    "The token ids of the vectors `hidden.layer_vectors` returns under `spec` (one source, one value of each policy), in the same order: the kept positions of the drawn windows, window by window."
+    "The token ids of the vectors `profile.layer_vectors` returns under `spec` (one source, one value of each policy), in the same order: the kept positions of the drawn windows, window by window."
     pre, post = special_affixes(tokenizer)
     keep = torch.ones(len(pre) + spec.window + len(post), dtype=torch.bool)
     if spec.special == "drop": keep[:len(pre)] = False; keep[len(pre) + spec.window:] = False

@@ -11,7 +11,8 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 from ..data import text_source
-from ..hidden import layer_names, layer_vectors
+from ..hidden import layer_names
+from ..profile import layer_vectors
 from ..intrinsic_dim import id_scaling
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
 from ..reproduce import TaskConfig, Task, register, dtype_column

@@ -16,7 +16,8 @@ import torch
 from ..checkpoints import ResultStore, Measure, job_key, local_checkpoints, profile_measure, sweep, SWEEP_CHECKS
 from ..data import sol_cache
 from ..train import trained_series, training_log, get_preset, build_model, train_windows, preset_tokenizer
-from ..hidden import layer_names, layer_states, layer_vectors, cached_windows
+from ..hidden import layer_names, layer_states
+from ..profile import layer_vectors, cached_windows
 from ..knn import knn
 from ..intrinsic_dim import twonn, mada, mom, gride, id_scaling
 from ..reproduce import TaskConfig, Task, register, figures_dir

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from ..data import text_source
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
-from ..hidden import layer_profile
+from ..profile import layer_profile
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, color
 from .p1_profiles import job_store, seed_job, seed_means
