@@ -400,7 +400,7 @@ def _layer_groups(model, spec, plan, owners, measured) -> list:
     d, outliers = model.config.hidden_size, spec.values("outliers")
     pooled = spec.pooled and len(plan) > 1
     if spec.streaming:                               # accumulators: float64 sums per distinct token for IntraSim
-        distinct = len(np.unique(np.concatenate([t for p in plan for t in p[2].values()])))
+        distinct = len(np.unique(np.concatenate([ids for p in plan for ids in p[3].values()])))   # token ids, every source
         per_layer = len(owners) * len(outliers) * (1 + pooled) * (len(plan) * (spec.batch_size * d * 4 + 8 * d * 64)
                                                                  + ("intrasim" in spec.metrics) * distinct * d * 24)
     else: per_layer = len(owners) * (len(plan) + pooled) * spec.n_tokens * d * 4
