@@ -34,12 +34,18 @@ class TaskConfig:
     dtype: str = None               # e.g. "bfloat16" for the papers' large models on a GPU
     hub: str = None                 # None: the Hugging Face Hub; "local": the rehearsal's stand-ins (`localhub`)
     positive: ClassVar[tuple] = ()  # fields that must be positive integers
+    seed_tuples: ClassVar[tuple] = ()   # fields that must be non-empty tuples of distinct non-negative integers
 
     def __post_init__(self):
         for k in self.positive:
             v = getattr(self, k)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"{type(self).__name__}.{k} must be a positive integer; got {v!r}")
+        for k in self.seed_tuples:
+            s = getattr(self, k)
+            if not (isinstance(s, tuple) and s and len(set(s)) == len(s)
+                    and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in s)):
+                raise ValueError(f"{type(self).__name__}.{k} must be a non-empty tuple of distinct non-negative integers; got {s!r}")
 
     def key(self) -> dict:
         "The fields that define the results (all but the name and the titles)."

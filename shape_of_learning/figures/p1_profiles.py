@@ -43,13 +43,10 @@ class ProfileConfig(TaskConfig):
     seeds: tuple = (0, 1, 2)          # window-draw seeds (`ProfileSpec.seed`): independent samples of the text, one pass each
     factors: tuple = (3, 4, 6, 10, 20)   # the decoders' outlier sweep: thresholds in multiples of the layer's median norm
     positive: ClassVar[tuple] = ("n_tokens",)
+    seed_tuples: ClassVar[tuple] = ("seeds",)
 
     def __post_init__(self):
         super().__post_init__()
-        s = self.seeds
-        if not (isinstance(s, tuple) and s and len(set(s)) == len(s)
-                and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in s)):
-            raise ValueError(f"{type(self).__name__}.seeds must be a non-empty tuple of distinct non-negative integers; got {s!r}")
         if not (isinstance(self.factors, tuple) and self.factors and all(f > 0 for f in self.factors)):
             raise ValueError(f"{type(self).__name__}.factors must be a non-empty tuple of positive numbers; got {self.factors!r}")
 

@@ -32,13 +32,7 @@ class CosineConfig(TaskConfig):
                                                          # (a streamed corpus is read that far, not to its end)
     seeds: tuple = (0, 1, 2)                             # window-draw seeds: independent samples of each source
     positive: ClassVar[tuple] = ("n_tokens",)
-
-    def __post_init__(self):
-        super().__post_init__()
-        s = self.seeds
-        if not (isinstance(s, tuple) and s and len(set(s)) == len(s)
-                and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in s)):
-            raise ValueError(f"{type(self).__name__}.seeds must be a non-empty tuple of distinct non-negative integers; got {s!r}")
+    seed_tuples: ClassVar[tuple] = ("seeds",)
 
 COSINE_CONFIGS = {"offline": CosineConfig("offline", OFFLINE_ABOUT),               # three seeds: (0, 1, 2)
                   "quick": CosineConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=2048, seeds=(0,)),   # CI's time
