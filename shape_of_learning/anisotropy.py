@@ -18,7 +18,8 @@ import torch
 from .knn import as_matrix, as_points, numba_threads, sqrt64, square_safe
 
 # %% auto #0
-__all__ = ['Moments', 'moments', 'anisotropy', 'average_cosine', 'InterSim', 'IntraSim']
+__all__ = ['Moments', 'moments', 'anisotropy', 'spectrum', 'rankme', 'alpha_req', 'massive_ratio', 'massive_activations',
+           'average_cosine', 'InterSim', 'IntraSim']
 
 # %% ../nbs/01_anisotropy.ipynb #d94320f1
 def _center(X, mean=None):
@@ -123,6 +124,97 @@ def anisotropy(
     tr = X.square().sum()
     if tr == 0: raise ValueError("X is all zeros: zero spread, so anisotropy is undefined")
     return min(1.0, _top_eig(_gram(X, rows=n <= d)) / tr.item())   # rank-1 clouds can round a hair above 1
+
+# %% ../nbs/01_anisotropy.ipynb #24bb64a2
+def _shares(G, u=None) -> np.ndarray:
+    "Eigenvalues of A + u u^T (A symmetric from the upper triangle G) as shares of their sum, descending; those below the rounding level d eps lambda_1 set to 0."
+    S = G.triu() + G.triu(1).T
+    if u is not None: S = S + torch.outer(u.to(S), u.to(S))
+    eigenvalues = torch.linalg.eigvalsh(S).flip(0).cpu().numpy()
+    eigenvalues[eigenvalues <= len(S) * np.finfo(np.float64).eps * eigenvalues[0]] = 0   # zero, as far as float64 can tell
+    return eigenvalues / eigenvalues.sum()
+
+# %% ../nbs/01_anisotropy.ipynb #3546a37b
+def spectrum(
+    X,                    # (n, d) points: numpy or torch, any float dtype
+    center:bool=True,     # subtract the column mean first (the covariance spectrum)
+    device=None,          # where to compute; default: where X is
+    moments:Moments=None, # `moments(X)`, shared with the anisotropies of one batch
+) -> np.ndarray:          # sigma_i^2 / sum sigma^2, descending, min(n, d) values summing to 1
+    "Each singular direction's share of the squared Frobenius norm, float64: its first entry is `anisotropy(X, center)`."
+    if moments is not None:
+        _check_moments(X, moments)
+        if center: _refuse_no_spread(moments.identical, moments.sq_centered, moments.n, center)
+        else: _refuse_no_spread(False, moments.sq, moments.n, center)
+        return _shares(moments.gram, None if center else math.sqrt(moments.n) * moments.mean)
+    X = square_safe(as_points(X, min_points=2, device=device).double())[0]
+    if center:
+        _refuse_no_spread(bool((X == X[0]).all()), 1.0, len(X), center)
+        X = _center(X)
+    _refuse_no_spread(False, X.square().sum().item(), len(X), center)
+    return _shares(_gram(X, rows=len(X) <= X.shape[1]))
+
+# %% ../nbs/01_anisotropy.ipynb #86fb89e8
+def _check_moments(X, moments):
+    n, d = as_matrix(X).shape
+    if moments.n != n or len(moments.mean) != d:
+        raise ValueError(f"moments are of {moments.n} points in {len(moments.mean)} dimensions; X is {n} x {d}")
+
+def _refuse_no_spread(identical:bool, total:float, n:int, center:bool):
+    if center and identical: raise ValueError(f"all {n} points of X are identical: the centered cloud has zero spread")
+    if total == 0: raise ValueError("X is all zeros: zero spread, so its spectrum is undefined")
+
+# %% ../nbs/01_anisotropy.ipynb #37c66402
+def rankme(
+    X,                    # (n, d) points
+    center:bool=False,    # Garrido et al. take the raw matrix; True: of the centered cloud
+    device=None,          # where to compute; default: where X is
+    moments:Moments=None, # `moments(X)`, shared with the other spectral metrics of one batch
+) -> float:               # between 1 and min(n, d)
+    "RankMe (Garrido et al. 2023): exp of the entropy of the normalised singular values, an effective rank."
+    sigma = np.sqrt(spectrum(X, center, device, moments))
+    p = sigma / sigma.sum()
+    p = p[p > 0]                                     # 0 log 0 = 0
+    return float(np.exp(-(p * np.log(p)).sum()))
+
+# %% ../nbs/01_anisotropy.ipynb #2d673d87
+def alpha_req(
+    X,                    # (n, d) points
+    ranks:tuple=(1, None),# first and last eigenvalue rank of the fit, 1-based, inclusive (None: the last above rounding)
+    device=None,          # where to compute; default: where X is
+    moments:Moments=None, # `moments(X)`, shared with the other spectral metrics of one batch
+) -> float:               # alpha of lambda_i ~ i^-alpha
+    "alpha-ReQ (Agrawal et al. 2022): the power-law decay of the covariance eigenvalues, least squares of log lambda_i on log i."
+    shares = spectrum(X, True, device, moments)
+    above = int((shares > 0).sum())                  # the rest are zero to float64 (`spectrum`)
+    first, last = ranks
+    last = above if last is None else min(int(last), above)
+    if not 1 <= first < last:
+        raise ValueError(f"alpha_req needs at least two ranks to fit: ranks={ranks!r}, and {above} eigenvalues above rounding")
+    index = np.arange(first, last + 1)
+    return float(-np.polyfit(np.log(index), np.log(shares[first - 1:last]), 1)[0])
+
+# %% ../nbs/01_anisotropy.ipynb #79df70e8
+def _median_abs(A:torch.Tensor) -> float:
+    "The median of |A| over all entries (the mean of the two middle ones for an even count), refused if 0."
+    median = float(np.median(A.abs().cpu().numpy()))
+    if median == 0: raise ValueError("the median |entry| of X is 0 (most entries are exactly zero): the ratio to it is undefined")
+    return median
+
+def massive_ratio(X) -> float:
+    "The largest |entry| of X over the median |entry| (Sun et al. 2024): about 8 for 10^7 Gaussian entries."
+    A = as_points(X, min_points=1)
+    return float(A.abs().max()) / _median_abs(A)
+
+# %% ../nbs/01_anisotropy.ipynb #2b105b7b
+def massive_activations(X, top:int=10) -> pd.DataFrame:
+    "The `top` largest |entries| of X, largest first: row, dim, value (signed) and ratio to the median |entry|."
+    A = as_points(X, min_points=1)
+    median, flat = _median_abs(A), A.abs().flatten()
+    largest = torch.topk(flat, min(int(top), flat.numel())).indices.cpu()
+    rows, dims = (largest // A.shape[1]).numpy(), (largest % A.shape[1]).numpy()
+    values = A.cpu()[rows, dims].double().numpy()
+    return pd.DataFrame(dict(row=rows, dim=dims, value=values, ratio=np.abs(values) / median))
 
 # %% ../nbs/01_anisotropy.ipynb #51b1f1c7
 @numba.njit(parallel=True, cache=True, fastmath={"reassoc"})

@@ -17,7 +17,7 @@ from fastcore.docments import docments, ann_parts
 from fastcore.script import call_parse
 from .data import text_sources, sol_cache
 from .models import load_model, OFFLINE_NAMES, OFFLINE_MODELS
-from .profile import METRICS, ProfileSpec, profile_spec, metric_rows, layer_profile, profile_figure
+from .profile import METRICS, layer_metrics, ProfileSpec, profile_spec, metric_rows, layer_profile, profile_figure
 from .checkpoints import series, sweep, profile_measure, rows_table, read_rows, verify_checkpoints, duplicate_list, PYTHIA_SIZES, BLOOM_SIZES
 from .reproduce import get_task, reproduce
 from .figures import TASKS, SLOW_TASKS
@@ -63,10 +63,11 @@ def _expected(cloud, metric, D, n, b):
              ("isotropic", "intersim"): 0.0, ("isotropic", "avg_cos_centered"): neg,
              ("offset", "anisotropy"): mp, ("offset", "avg_cos_centered"): neg,
              ("gauss10", "twonn"): 10, ("gauss10", "mada"): 10, ("gauss10", "mom"): 10, ("gauss10", "mle"): 10,
-             ("sphere2", "twonn"): 2, ("sphere2", "mada"): 2, ("sphere2", "mom"): 2, ("sphere2", "mle"): 2}
+             ("sphere2", "twonn"): 2, ("sphere2", "mada"): 2, ("sphere2", "mom"): 2, ("sphere2", "mle"): 2,
+             ("gauss10", "gride"): 10, ("sphere2", "gride"): 2}
     return known.get((cloud, metric), np.nan)
 
-DEMO_METRICS = tuple(METRICS)   # every metric of the core (`profile.METRICS`)
+DEMO_METRICS = layer_metrics(METRICS)   # every metric of one layer's vectors (`profile.METRICS`; pair metrics: 02a_neighbours)
 
 def demo_table(n:int=8192, D:int=256, batch_size:int=4096, seed:int=0, stream_chunk:int=1000,
                progress:bool=False) -> pd.DataFrame:

@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-from .anisotropy import anisotropy, moments, average_cosine, InterSim, IntraSim
+from .anisotropy import anisotropy, moments, average_cosine, InterSim, IntraSim, rankme, alpha_req, massive_ratio
 from .knn import as_points, checked_points
-from .intrinsic_dim import twonn, mada, mom, mle, distinct_knn, batch_indices
+from .intrinsic_dim import twonn, mada, mom, mle, gride, distinct_knn, batch_indices
+from .neighbours import pair_geometry
 from .data import TextSource, checked_documents, token_windows
 from .models import model_kind
 from .hidden import layer_states, layer_list
@@ -23,10 +24,11 @@ from . import style
 from .checks import integer
 
 # %% auto #0
-__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'PROFILE_WORDS', 'Metric', 'get_metrics', 'ProfileSpec',
-           'profile_spec', 'spec_signature', 'special_affixes', 'window_inputs', 'memory_budget', 'outlier_mask',
-           'metric_rows', 'cached_windows', 'special_inside', 'window_masks', 'auto_progress', 'model_positions',
-           'layer_profile', 'outlier_tokens', 'layer_vectors', 'profile_lines', 'words', 'line_name', 'profile_figure']
+__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'PROFILE_WORDS', 'Metric', 'get_metrics', 'layer_metrics',
+           'ProfileSpec', 'profile_spec', 'spec_signature', 'special_affixes', 'window_inputs', 'memory_budget',
+           'outlier_mask', 'metric_rows', 'cached_windows', 'pair_rows', 'special_inside', 'window_masks',
+           'auto_progress', 'model_positions', 'layer_profile', 'outlier_tokens', 'layer_vectors', 'profile_lines',
+           'words', 'line_name', 'profile_figure']
 
 # %% ../nbs/06a_profile.ipynb #c88f9d42
 @dataclass(frozen=True)
@@ -34,12 +36,14 @@ class Metric:
     "A metric of the core as a layer profile applies it."
     name: str
     fn: object                      # batch / whole: fn(points, **params); stream: the accumulator class
-    scope: str                      # "batch": per shuffled batch (mean, std); "whole": all vectors; "stream": accumulated
+    scope: str                      # "batch": per shuffled batch (mean, std); "whole": all vectors; "stream": accumulated;
+                                    # "pair": between a layer and the measured layer before it, per shuffled batch
     params: dict = field(default_factory=dict)
     k: int = 0                      # nearest neighbours it needs (the kNN estimators share one search per batch)
     moments: bool = False           # takes `moments=` (the anisotropies share one Gram matrix per batch)
     stream: str = None              # the streaming metric that gives its value without stored vectors, if any
     ids: bool = False               # needs the token id of every vector
+    reads: str = None               # pair: the field it reads of the result of fn(previous layer, this layer), shared
     about: str = ""
 
 METRICS = {m.name: m for m in (
@@ -50,6 +54,20 @@ METRICS = {m.name: m for m in (
     Metric("mada", mada, "batch", dict(k=20), k=20, about="manifold-adaptive dimension (Farahmand et al.)"),
     Metric("mom", mom, "batch", dict(k=100), k=100, about="method-of-moments intrinsic dimension (Amsaleg et al.)"),
     Metric("mle", mle, "batch", dict(k=20), k=20, about="Levina-Bickel maximum-likelihood intrinsic dimension"),
+    Metric("gride", gride, "batch", dict(n1=16), k=32, about="GRIDE intrinsic dimension at neighbour ranks 16 and 32 (Denti et al.; "
+           "Cheng et al.'s ID profile)"),
+    Metric("rankme", rankme, "batch", moments=True, about="RankMe: effective rank, exp of the entropy of the singular values "
+           "(Garrido et al.)"),
+    Metric("alpha_req", alpha_req, "batch", moments=True, about="alpha-ReQ: power-law decay of the covariance eigenvalues "
+           "(Agrawal et al.)"),
+    Metric("massive", massive_ratio, "whole", about="massive activations: largest |entry| over the median |entry| (Sun et al.)"),
+    Metric("overlap", pair_geometry, "pair", dict(k=30), k=30, reads="overlap",
+           about="neighbourhood overlap with the previous measured layer, k = 30 (Doimo et al.; Valeriani et al.)"),
+    Metric("imbalance_forward", pair_geometry, "pair", dict(k=30), k=30, reads="imbalance_forward",
+           about="information imbalance Delta(previous layer -> this one): how little the previous layer's neighbours "
+                 "predict this one's (Glielmo et al.)"),
+    Metric("imbalance_backward", pair_geometry, "pair", dict(k=30), k=30, reads="imbalance_backward",
+           about="information imbalance Delta(this layer -> previous one)"),
     Metric("avg_cos", average_cosine, "whole", dict(center=False), stream="intersim", about="average cosine of all pairs"),
     Metric("avg_cos_centered", average_cosine, "whole", dict(center=True), about="average cosine after removing the mean"),
     Metric("intersim", InterSim, "stream", stream="intersim", about="InterSim: average cosine of all pairs (paper 2)"),
@@ -64,6 +82,10 @@ def get_metrics(names) -> list:
     if unknown: raise ValueError(f"unknown metrics {unknown}; choose from {list(METRICS)}")
     if not names: raise ValueError(f"no metrics named; choose from {list(METRICS)}")
     return [METRICS[m] for m in names]
+
+def layer_metrics(names) -> tuple:
+    "The names among `names` of metrics of one layer's vectors (every scope but 'pair')."
+    return tuple(m.name for m in get_metrics(names) if m.scope != "pair")
 
 # %% ../nbs/06a_profile.ipynb #310bb003
 POLICIES = {"special": ("drop", "keep"), "first": ("drop", "keep"), "outliers": ("keep", "drop")}
@@ -199,6 +221,8 @@ def _batch_rows(X, ms, batch_size, seed):
 def metric_rows(X, ids, metrics, batch_size:int=4096, seed:int=0, stream_chunk:int=65536) -> list:
     "One dict (metric, value, std, n_batches) per metric name, on points X with token ids `ids` (for IntraSim)."
     ms = get_metrics(metrics)
+    pairs = [m.name for m in ms if m.scope == "pair"]
+    if pairs: raise ValueError(f"{pairs} compare two layers: `pair_rows(previous, this, ...)` or `layer_profile` compute them")
     named = {m.name: m for m in ms}
     rows, batch, streamed = [], _batch_rows(X, [m for m in ms if m.scope == "batch"], batch_size, seed), {}
     def stream(m):
@@ -249,6 +273,28 @@ def cached_windows(docs, tokenizer, window:int, n_windows:int, seed:int, source_
         if len(_WINDOWS) >= 16: _WINDOWS.pop(next(iter(_WINDOWS)))
         _WINDOWS[key] = ids
     return ids
+
+# %% ../nbs/06a_profile.ipynb #0314946e
+def pair_rows(A, B, metrics, batch_size:int=4096, seed:int=0) -> list:
+    "One dict (metric, value, std, n_batches) per pair metric of `metrics`, between two layers' vectors of the same points (row i of A and of B: one token)."
+    ms = [m for m in get_metrics(metrics) if m.scope == "pair"]
+    if not ms: return []
+    A, B = as_points(A, name="A"), as_points(B, name="B")
+    if len(A) != len(B): raise ValueError(f"A and B must be the same points at two layers; they have {len(A)} and {len(B)} rows")
+    values = {m.name: [] for m in ms}
+    for batch in batch_indices(len(A), batch_size, True, seed):
+        index = torch.from_numpy(batch)
+        geometry = ms[0].fn(A[index], B[index], **ms[0].params)      # shared by every pair metric (checked in the registry)
+        for m in ms: values[m.name].append(float(getattr(geometry, m.reads)))
+    return [dict(metric=name, value=float(np.mean(v)), std=float(np.std(v)), n_batches=len(v)) for name, v in values.items()]
+
+# %% ../nbs/06a_profile.ipynb #cdf5f9c9
+def _joint(before, this, drop:bool) -> tuple:
+    "(A, B, positions flagged in either) of two layers' (kept vectors, flagged mask over every position): under `drop` the kept vectors are the unflagged ones, and only positions kept in both layers stay."
+    (kept_before, flagged_before), (kept_this, flagged_this) = before, this
+    either = int((flagged_before | flagged_this).sum())
+    if not drop: return kept_before, kept_this, either
+    return kept_before[~flagged_this[~flagged_before]], kept_this[~flagged_before[~flagged_this]], either
 
 # %% ../nbs/06a_profile.ipynb #e02a0cfa
 def special_inside(tokenizer) -> torch.Tensor:
@@ -404,7 +450,9 @@ def _layer_groups(model, spec, plan, owners, measured) -> list:
         per_layer = len(owners) * len(outliers) * (1 + pooled) * (len(plan) * (spec.batch_size * d * 4 + 8 * d * 64)
                                                                  + ("intrasim" in spec.metrics) * distinct * d * 24)
     else: per_layer = len(owners) * (len(plan) + pooled) * spec.n_tokens * d * 4
-    size = max(1, min(len(measured), (spec.mem_limit or memory_budget(model.device)) // max(per_layer, 1)))
+    carried = len(owners) * len(outliers) * len(plan) * spec.n_tokens * d * 4        # pair metrics keep the layer before
+    budget = (spec.mem_limit or memory_budget(model.device)) - carried * (len(layer_metrics(spec.metrics)) < len(spec.metrics))
+    size = max(1, min(len(measured), budget // max(per_layer, 1)))
     return [measured[start:start + size] for start in range(0, len(measured), size)]
 
 # %% ../nbs/06a_profile.ipynb #fa7f3b24
@@ -429,8 +477,25 @@ def _collect_source(model, spec, source_plan, owners, layers, progress, desc) ->
     return names, store
 
 # %% ../nbs/06a_profile.ipynb #795b80cf
-def _measure_source(spec, source_plan, owners, names, store, tokenizer, name_outliers, pooled_parts=None) -> tuple:
-    "Stored path, one source: (rows, named outliers) of every (layer, owner) vectors in `store` under each outlier policy; each measured set appended to `pooled_parts` when given."
+def _single_rows(vectors, ids, spec) -> list:
+    "`metric_rows` of the profile's metrics of one layer (none: no rows)."
+    single = layer_metrics(spec.metrics)
+    return metric_rows(vectors, ids, single, spec.batch_size, spec.seed) if single else []
+
+def _pair_step(spec, carry, key, policies, layer, layer_name, parts) -> list:
+    "Rows of the pair metrics between the layer kept in carry[key] and this one; `parts`: this layer's (kept vectors, flagged mask) per source (pooled: every source's). This layer then takes its place in carry."
+    rows = []
+    if key in carry:
+        before_layer, before_parts = carry[key]
+        joint = [_joint(before, this, key[2] == "drop") for before, this in zip(before_parts, parts)]
+        A, B = torch.cat([j[0] for j in joint]), torch.cat([j[1] for j in joint])
+        results = [dict(result, previous_layer=before_layer) for result in pair_rows(A, B, spec.metrics, spec.batch_size, spec.seed)]
+        rows = _policy_rows(key[0], policies, key[2], layer, layer_name, results, len(A), sum(j[2] for j in joint))
+    carry[key] = (layer, parts)
+    return rows
+
+def _measure_source(spec, source_plan, owners, names, store, tokenizer, name_outliers, pooled_parts=None, carry=None) -> tuple:
+    "Stored path, one source: (rows, named outliers) of every (layer, owner) vectors in `store` under each outlier policy; each measured set appended to `pooled_parts` when given; with `carry`, the pair metrics against the layer before."
     name, inputs, masks, token_ids = source_plan
     rows, named = [], []
     for layer, owner in list(store):
@@ -445,12 +510,14 @@ def _measure_source(spec, source_plan, owners, names, store, tokenizer, name_out
         for outliers in spec.values("outliers"):
             drop = outliers == "drop" and n_flagged > 0
             kept, kept_ids = (vectors[~flagged], token_ids[owner][~flagged.numpy()]) if drop else (vectors, token_ids[owner])
-            if pooled_parts is not None: pooled_parts[layer, owner, outliers].append((kept, kept_ids, n_flagged))
-            if drop not in measured: measured[drop] = metric_rows(kept, kept_ids, spec.metrics, spec.batch_size, spec.seed)
+            if pooled_parts is not None: pooled_parts[layer, owner, outliers].append((kept, kept_ids, n_flagged, flagged))
+            if drop not in measured: measured[drop] = _single_rows(kept, kept_ids, spec)
             rows += _policy_rows(name, owners[owner], outliers, layer, names[layer], measured[drop], len(kept), n_flagged)
+            if carry is not None:
+                rows += _pair_step(spec, carry, (name, owner, outliers), owners[owner], layer, names[layer], [(kept, flagged)])
     return rows, named
 
-def _measure_pooled(spec, owners, names, pooled_parts) -> list:
+def _measure_pooled(spec, owners, names, pooled_parts, carry=None) -> list:
     "The pooled rows (source 'all'): the metric core on the union of the sets each source measured, per (layer, owner, outlier policy)."
     rows, measured = [], {}
     for layer, owner, outliers in list(pooled_parts):
@@ -459,8 +526,11 @@ def _measure_pooled(spec, owners, names, pooled_parts) -> list:
         key = (layer, owner, outliers == "drop" and n_flagged > 0)
         if key not in measured:
             vectors, ids = torch.cat([part[0] for part in parts]), np.concatenate([part[1] for part in parts])
-            measured[key] = metric_rows(vectors, ids, spec.metrics, spec.batch_size, spec.seed)
+            measured[key] = _single_rows(vectors, ids, spec)
         rows += _policy_rows("all", owners[owner], outliers, layer, names[layer], measured[key], n_vectors, n_flagged)
+        if carry is not None:
+            rows += _pair_step(spec, carry, ("all", owner, outliers), owners[owner], layer, names[layer],
+                               [(part[0], part[3]) for part in parts])
     return rows
 
 # %% ../nbs/06a_profile.ipynb #95eefcd7
@@ -500,6 +570,7 @@ def _tidy(rows, spec, model_name, revision, kind, streaming) -> pd.DataFrame:
     table.insert(len(meta) + 4, "stream", streaming)
     table.insert(len(meta) + 5, "source_tokens", spec.source_tokens)
     table.insert(2, "source", table.pop("source"))
+    if "previous_layer" in table: table["previous_layer"] = table.previous_layer.astype("Int64")   # pair metrics' rows only
     return table
 
 # %% ../nbs/06a_profile.ipynb #fc8e2d9b
@@ -521,6 +592,10 @@ def layer_profile(
     keeps, plan, measured = _plan(model, tokenizer, source, spec)                      # 1. plan the windows
     owners = _shared_positions(keeps, plan)
     pooled = spec.pooled and len(plan) > 1
+    carry = {} if len(layer_metrics(spec.metrics)) < len(spec.metrics) else None    # pair metrics: the layer before, per set
+    if carry is not None and len(measured) < 2:
+        raise ValueError(f"the pair metrics of {list(spec.metrics)} compare consecutive measured layers; layers={spec.layers} "
+                         "measures one")
     rows, named = [], []
     for layers in _layer_groups(model, spec, plan, owners, measured):
         desc = f"layers {layers[0]}-{layers[-1]}"
@@ -536,9 +611,10 @@ def layer_profile(
              if pooled else None)
         for source_plan in plan:
             names, store = _collect_source(model, spec, source_plan, owners, layers, progress, desc)   # 2. collect
-            source_rows, source_named = _measure_source(spec, source_plan, owners, names, store, tokenizer, name_outliers, parts)
+            source_rows, source_named = _measure_source(spec, source_plan, owners, names, store, tokenizer, name_outliers, parts,
+                                                        carry)
             rows += source_rows; named += source_named                                  # 3. measure
-        if pooled: rows += _measure_pooled(spec, owners, names, parts)
+        if pooled: rows += _measure_pooled(spec, owners, names, parts, carry)
     model_name = model_name or getattr(model.config, "name_or_path", "") or type(model).__name__
     table = _tidy(rows, spec, model_name, revision, model_kind(model.config), spec.streaming)   # 4. tidy
     return (table, _outlier_frame(named, model_name, spec.outlier_factor)) if name_outliers else table

@@ -150,6 +150,9 @@ LABELS = {
     "did": "DID", "said": "SAID", "full": "full fine-tuning", "target": "90% of full fine-tuning",
     # metrics and policies of a profile beyond the paper figures' (profile.profile_figure)
     "anisotropy_uncentered": "anisotropy (uncentered SVD)", "mle": "ID (MLE, Levina-Bickel)",
+    "rankme": "RankMe (effective rank)", "alpha_req": "α-ReQ (spectral decay)", "massive": "largest |activation| / median",
+    "overlap": "neighbour overlap with the layer before", "imbalance_forward": "Δ(layer before → layer)",
+    "imbalance_backward": "Δ(layer → layer before)", "previous_layer": "the layer before",
     "special drop": "special tokens dropped", "special keep": "special tokens kept",
     # labelled text sets (probes)
     "polarity": "polarity sentences", "wiki-topics": "Wikipedia summaries by topic", "SST2": "SST-2 sentences",
