@@ -5,7 +5,8 @@ Run:  python bench/bench_profile.py [--model smollm2] [--tokens 16384] [--metric
 Prints, for the default policies and for the call that computes both outlier policies in one pass:
 seconds and multiples of the bare forward pass (`model(ids)`, timed before and after the profiles, the mean of the
 two; also the trunk alone, without the LM head, which is what a profile runs), the split of the profile's time
-(forward pass with hidden-state extraction, exact kNN, outlier selection, spectra, cosine sums and everything else),
+(forward pass with hidden-state extraction, exact kNN, outlier selection, spectra, cosine sums, the massive-activation
+ratio, the pair metrics between consecutive layers and everything else),
 and peak resident memory.
 The last line is the target: `target: profile <= 1.8 x forward -> met|NOT met (R.RRx)`. Not a test: never run in CI.
 """
@@ -39,9 +40,12 @@ def timed_parts(split):
     saved = [wrap(P, "layer_states", "forward"), wrap(P, "distinct_knn", "kNN"), wrap(P, "outlier_mask", "selection"),
              wrap(P, "moments", "spectra")]     # the Gram matrix both anisotropies of a batch share
     part = {"avg_cos": "cosine", "avg_cos_centered": "cosine", "intersim": "cosine", "intrasim": "cosine",
-            "anisotropy": "spectra", "anisotropy_uncentered": "spectra"}     # and their top eigenvalues
+            "anisotropy": "spectra", "anisotropy_uncentered": "spectra",     # and their top eigenvalues
+            "rankme": "spectra", "alpha_req": "spectra", "massive": "massive",  # the whole spectrum; the largest entry
+            "overlap": "pairs", "imbalance_forward": "pairs", "imbalance_backward": "pairs"}   # one pair_geometry per batch
     orig = dict(P.METRICS)
     for name, where in part.items():
+        if name not in P.METRICS: continue
         m = P.METRICS[name]
         fn = m.fn
         if m.scope != "stream":
@@ -114,7 +118,7 @@ def main():
     for label, (sec, _, _, _) in runs.items():
         print(f"{label:44s} {sec:8.2f} {a.tokens / sec:9.0f} {sec / t_fwd:9.2f}")
     print("\nwhere the profile's time goes (seconds; forward = the pass with hidden-state extraction):")
-    parts = ("forward", "kNN", "selection", "spectra", "cosine", "other")
+    parts = ("forward", "kNN", "selection", "spectra", "cosine", "massive", "pairs", "other")
     print(f"{'':44s} " + " ".join(f"{p:>9s}" for p in parts))
     for label, (_, split, _, _) in runs.items():
         print(f"{label:44s} " + " ".join(f"{split.get(p, 0.0):9.2f}" for p in parts))
