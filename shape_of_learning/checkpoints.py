@@ -19,18 +19,19 @@ from concurrent.futures import as_completed
 from .data import files_fingerprint
 from .profile import ProfileSpec, profile_spec, layer_profile
 from .models import load_model, dtype_name
+from .checks import integer
 
 # %% auto #0
-__all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'WEIGHT_SUFFIXES', 'RETRIES', 'RETRY_WAIT',
-           'FAILURE_COLUMNS', 'STALE_DOWNLOAD', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES',
-           'MISSING_COLUMNS', 'Checkpoint', 'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints',
-           'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints', 'local_checkpoints', 'checkpoint_series',
-           'series', 'job_key', 'atomic_write', 'rows_table', 'ResultStore', 'read_rows', 'lfs_sha256', 'weight_files',
-           'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list',
-           'DamagedDownload', 'in_chain', 'transient', 'record_failure', 'clear_failure', 'failure_table', 'SweepError',
-           'out_of_memory', 'smaller_batches', 'disk_full', 'disk_full_error', 'check_download',
-           'clear_stale_downloads', 'Measure', 'profile_measure', 'measures', 'evict_checkpoint', 'tokenizer_key',
-           'in_hub_cache', 'run_job', 'sweep', 'job_done']
+__all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'OLMO_REPOS', 'OLMO_BRANCH', 'WEIGHT_SUFFIXES',
+           'RETRIES', 'RETRY_WAIT', 'FAILURE_COLUMNS', 'STALE_DOWNLOAD', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES',
+           'FAILURES', 'MISSING_COLUMNS', 'Checkpoint', 'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints',
+           'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints', 'log_spaced', 'olmo_checkpoints',
+           'local_checkpoints', 'checkpoint_series', 'series', 'job_key', 'atomic_write', 'rows_table', 'ResultStore',
+           'read_rows', 'lfs_sha256', 'weight_files', 'weights_fingerprint', 'hub_fingerprint',
+           'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'DamagedDownload', 'in_chain', 'transient',
+           'record_failure', 'clear_failure', 'failure_table', 'SweepError', 'out_of_memory', 'smaller_batches',
+           'disk_full', 'disk_full_error', 'check_download', 'clear_stale_downloads', 'Measure', 'profile_measure',
+           'measures', 'evict_checkpoint', 'tokenizer_key', 'in_hub_cache', 'run_job', 'sweep', 'job_done']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -104,6 +105,35 @@ def tinyllama_checkpoints() -> list:
     "The seven TinyLlama-1.1B intermediate checkpoints (one repo each), in training order."
     return [Checkpoint(repo, None, step, tokens) for repo, step, tokens in TINYLLAMA]
 
+# %% ../nbs/07_checkpoints.ipynb #f7d22942
+def log_spaced(steps, count:int) -> list:
+    "At most `count` of the distinct `steps`, nearest (in log step) to `count` points spaced evenly in log step from the first nonzero to the last; step 0 kept when present."
+    steps = sorted(set(int(s) for s in steps))
+    count = integer(count, "count", minimum=1)
+    if len(steps) <= count: return steps
+    zero, positive = [s for s in steps if s == 0], np.array([s for s in steps if s > 0])
+    targets = np.geomspace(positive[0], positive[-1], count - len(zero))
+    nearest = np.abs(np.log(positive)[None, :] - np.log(targets)[:, None]).argmin(1)
+    return zero + sorted({int(positive[i]) for i in nearest})
+
+# %% ../nbs/07_checkpoints.ipynb #1c178661
+OLMO_REPOS = {"1b": "allenai/OLMo-2-0425-1B", "7b": "allenai/OLMo-2-1124-7B"}
+OLMO_BRANCH = r"^(?:stage1-)?step(\d+)-tokens(\d+)B$"      # a pretraining checkpoint: step and billions of tokens
+
+def olmo_checkpoints(size:str="7b", count:int=None, branches=None) -> list:
+    "Pretraining checkpoints of OLMo 2: the repository's branches stepN-tokensMB (listed on the Hub, or `branches`), one per step, `count` of them log-spaced."
+    if size not in OLMO_REPOS: raise ValueError(f"unknown OLMo 2 size {size!r}; one of {tuple(OLMO_REPOS)}")
+    repo = OLMO_REPOS[size]
+    names = hub_revisions(repo, OLMO_BRANCH) if branches is None else [b for b in branches if re.match(OLMO_BRANCH, b)]
+    if not names: raise ValueError(f"{repo} has no branch named like stepN-tokensMB (pretraining checkpoints); name the "
+                                   "revisions yourself: series('REPO@REV,REV')")
+    by_step = {}
+    for name in sorted(names, key=lambda b: b.startswith("stage1-")):   # one branch per step: the name without prefix first
+        step, billions = (int(g) for g in re.match(OLMO_BRANCH, name).groups())
+        by_step.setdefault(step, (name, billions * 1e9))
+    steps = sorted(by_step) if count is None else log_spaced(by_step, count)
+    return [Checkpoint(repo, by_step[s][0], s, tokens=by_step[s][1]) for s in steps]
+
 # %% ../nbs/07_checkpoints.ipynb #a6381418
 def local_checkpoints(folder) -> list:
     "Checkpoints saved as HF folders named by their step (step500, checkpoint-500, ...) inside `folder`."
@@ -139,6 +169,9 @@ def series(spec:str, steps:str=None) -> list:
     "Checkpoints from a name: a registry series, a folder of checkpoints, or REPO@REV,REV,..."
     name, _, variant = spec.partition(":")
     if Path(spec).is_dir(): cks = local_checkpoints(spec)
+    elif (m := re.fullmatch(r"olmo2-(\w+)", name)):
+        if variant and not variant.isdigit(): raise ValueError(f"unknown series variant {variant!r} in {spec!r}: olmo2-SIZE:COUNT")
+        cks = olmo_checkpoints(m.group(1), count=int(variant) if variant else None)
     elif variant and variant not in ("paper2", "hub"):
         raise ValueError(f"unknown series variant {variant!r} in {spec!r}: use :paper2 (Pythia) or :hub (BLOOM)")
     elif (m := re.fullmatch(r"pythia-([0-9.]+[mb])(-deduped)?", name)):
@@ -150,7 +183,7 @@ def series(spec:str, steps:str=None) -> list:
         repo, _, revs = spec.partition("@")
         cks = checkpoint_series(repo, revisions=[r for r in revs.split(",") if r])
     else:
-        raise ValueError(f"unknown series {spec!r}: pythia-SIZE[-deduped][:paper2], bloom-SIZE, tinyllama, "
+        raise ValueError(f"unknown series {spec!r}: pythia-SIZE[-deduped][:paper2], bloom-SIZE[:hub], olmo2-SIZE[:COUNT], tinyllama, "
                          "a folder of step{N} checkpoints, or REPO@REV,REV")
     if steps:
         try: want = {int(s) for s in steps.split(",") if s}

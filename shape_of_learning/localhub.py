@@ -19,16 +19,17 @@ import pandas as pd
 import torch
 from .data import sol_cache, gensim_wiki_path, wiki_text
 from .models import tiny_config, model_kind, quiet_transformers
-from .checkpoints import series
+from .checkpoints import series, OLMO_REPOS
 from .reproduce import REGISTRY, Reproduction, get_task, reproduce
 from .figures import TASKS, SLOW_TASKS
 
 # %% auto #0
-__all__ = ['FAMILIES', 'BLOOM_BRANCHES', 'HUB_DUPLICATES', 'LFS_SUFFIXES', 'STANDIN_VOCAB', 'STANDIN_WIDTH', 'SPECIAL_TOKENS',
-           'TREC_COARSE', 'DATASET_FILES', 'STANDIN_VERSION', 'FAULTS', 'StandIn', 'family', 'config_repos',
-           'paper_standins', 'lfs_pointer', 'branch_name', 'commit_files', 'standin_tokenizer', 'standin_model_files',
-           'pile_files', 'glue_files', 'sst2_files', 'trec_files', 'build_standin', 'enwik8_standin', 'build_hub',
-           'serve', 'free_port', 'point_clients', 'restore_clients', 'LocalHub', 'hub_tasks', 'capped', 'rehearse']
+__all__ = ['FAMILIES', 'BLOOM_BRANCHES', 'OLMO_BRANCHES', 'HUB_DUPLICATES', 'LFS_SUFFIXES', 'STANDIN_VOCAB', 'STANDIN_WIDTH',
+           'SPECIAL_TOKENS', 'TREC_COARSE', 'DATASET_FILES', 'STANDIN_VERSION', 'FAULTS', 'StandIn', 'family',
+           'config_repos', 'paper_standins', 'lfs_pointer', 'branch_name', 'commit_files', 'standin_tokenizer',
+           'standin_model_files', 'pile_files', 'glue_files', 'sst2_files', 'trec_files', 'build_standin',
+           'enwik8_standin', 'build_hub', 'serve', 'free_port', 'point_clients', 'restore_clients', 'LocalHub',
+           'hub_tasks', 'capped', 'rehearse']
 
 # %% ../nbs/11b_localhub.ipynb #f67e2609
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class StandIn:
 # %% ../nbs/11b_localhub.ipynb #8e4b9b52
 FAMILIES = (  # (name pattern, model_type, context length, tokenizer class as on the Hub)
     (r"pythia", "gpt_neox", 2048, "GPTNeoXTokenizer"), (r"bloom", "bloom", None, "BloomTokenizer"),
+    (r"olmo-2", "olmo2", 4096, "GPT2Tokenizer"),
     (r"tinyllama", "llama", 2048, "PreTrainedTokenizerFast"),
     (r"llama-2", "llama", 4096, "PreTrainedTokenizerFast"), (r"opt-", "opt", 2048, "GPT2Tokenizer"),
     (r"gpt-j", "gptj", 2048, "GPT2Tokenizer"), (r"falcon", "falcon", 2048, "PreTrainedTokenizerFast"),
@@ -59,6 +61,9 @@ def family(repo:str) -> tuple:
 BLOOM_BRANCHES = {s: tuple(f"global_step{n}" for n in (1000, 10000, 100000, 200000, 300000) + ((400000, 500000, 600000)
                                                                                               if s in ("560m", "1b1", "1b7") else ()))
                   for s in ("560m", "1b1", "1b7", "3b", "7b1")}
+OLMO_BRANCHES = {"7b": ("step150-tokens1B", "step600-tokens3B", "step700-tokens3B", "step850-tokens4B", "step900-tokens4B",
+                        "step2000-tokens9B", "step2150-tokens10B", "stage1-step2000-tokens9B",
+                        "stage2-ingredient1-step11931-tokens50B")}
 HUB_DUPLICATES = {   # repo -> {revision: the revision whose weights it serves on the Hub}
     "EleutherAI/pythia-2.8b": {**{f"step{s}": "main" for s in (0, 7000, 14000, 21000, 28000, 35000, 42000, 50000, 100000)},
                                "step64000": "step57000", "step143000": "step57000"},
@@ -67,10 +72,12 @@ HUB_DUPLICATES = {   # repo -> {revision: the revision whose weights it serves o
 
 # %% ../nbs/11b_localhub.ipynb #26151806
 def _series_repos(spec:str) -> dict:
-    "{repo: revisions} of a checkpoint series spec, with BLOOM's real branches for `bloom-SIZE[:hub]`."
+    "{repo: revisions} of a checkpoint series spec, with BLOOM's real branches for `bloom-SIZE[:hub]` and OLMo 2's for `olmo2-SIZE[:COUNT]`."
     name = spec.partition(":")[0]
     if (m := re.fullmatch(r"bloom-(\w+)", name)):
         return {f"bigscience/bloom-{m.group(1)}-intermediate": BLOOM_BRANCHES[m.group(1)]}
+    if (m := re.fullmatch(r"olmo2-(\w+)", name)):             # listed on the Hub when the series is read: its branches
+        return {OLMO_REPOS[m.group(1)]: ("main",) + OLMO_BRANCHES[m.group(1)]}
     out = {}
     for ck in series(spec): out.setdefault(ck.model, []).append(ck.revision or "main")
     return out

@@ -27,7 +27,7 @@ __all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'OFFLINE_NAMES', 'QUICK_M
 # %% ../nbs/04_models.ipynb #508967d1
 ENCODERS = ("bert", "roberta", "albert", "distilbert", "xlm-roberta", "electra", "deberta", "deberta-v2", "mpnet")
 DECODERS = ("gpt2", "gptj", "gpt_neox", "opt", "bloom", "llama", "falcon", "gemma", "gemma2", "gemma3_text",
-            "mistral", "qwen2", "phi", "gpt_neo", "olmo")
+            "mistral", "qwen2", "phi", "gpt_neo", "olmo", "olmo2")
 
 def model_kind(config) -> str:
     "'encoder' or 'decoder' for a transformers config; ValueError naming the type otherwise."
@@ -251,7 +251,8 @@ def tiny_config(model_type:str, layers:int=2, d:int=16, heads:int=2, vocab:int=N
           "bloom": dict(vocab_size=V, hidden_size=d, n_head=heads, n_layer=layers),
           "llama": {**common, "num_key_value_heads": heads}, "falcon": dict(vocab_size=V, hidden_size=d,
           num_attention_heads=heads, num_hidden_layers=layers),
-          "gemma": {**common, "num_key_value_heads": 1, "head_dim": d // heads}}
+          "gemma": {**common, "num_key_value_heads": 1, "head_dim": d // heads},
+          "olmo2": {**common, "num_key_value_heads": heads}}
     if model_type not in kw: raise ValueError(f"no tiny config for {model_type!r}; have {sorted(kw)}")
     return AutoConfig.for_model(model_type, **kw[model_type], **special)
 
@@ -276,6 +277,7 @@ DECODER_PARTS = {   # model_type: (blocks, final norm)
     "llama": ("model.layers", "model.norm"), "gemma": ("model.layers", "model.norm"),
     "gemma2": ("model.layers", "model.norm"), "gemma3_text": ("model.layers", "model.norm"),
     "mistral": ("model.layers", "model.norm"), "qwen2": ("model.layers", "model.norm"),
+    "olmo": ("model.layers", "model.norm"), "olmo2": ("model.layers", "model.norm"),
 }
 
 def decoder_parts(model):
