@@ -104,6 +104,12 @@ def moments(X, device=None) -> Moments:
     sq_c = G.diagonal().sum().item()                 # ||X_c||_F^2 is the trace of X_c^T X_c
     return Moments(G, mu, n, sq_c, sq_c + n * mu.dot(mu).item(), identical)
 
+def _check_moments(X, moments):
+    "Refuse `moments` taken of another cloud than X (its count of points or dimensions differs)."
+    n, d = as_matrix(X).shape
+    if moments.n != n or len(moments.mean) != d:
+        raise ValueError(f"moments are of {moments.n} points in {len(moments.mean)} dimensions; X is {n} x {d}")
+
 def anisotropy(
     X,                  # (n, d) points: numpy or torch, any float dtype (float16/bfloat16 are upcast)
     center:bool=True,   # subtract the column mean first (the paper's covariance definition)
@@ -112,9 +118,7 @@ def anisotropy(
 ) -> float:             # sigma_1^2 / sum_i sigma_i^2, in [1/min(n, d), 1]
     "Share of the squared Frobenius norm carried by the top singular direction of `X`, computed in float64."
     if moments is not None:
-        n, d = as_matrix(X).shape                    # checked when the moments were taken
-        if moments.n != n or len(moments.mean) != d:
-            raise ValueError(f"moments are of {moments.n} points in {len(moments.mean)} dimensions; X is {n} x {d}")
+        _check_moments(X, moments)                   # X itself was checked when the moments were taken
         return moments.anisotropy(center)
     X = square_safe(as_points(X, min_points=2, device=device).double())[0] # the ratio does not see the rescale
     n, d = X.shape
@@ -155,11 +159,6 @@ def spectrum(
     return _shares(_gram(X, rows=len(X) <= X.shape[1]))
 
 # %% ../nbs/01_anisotropy.ipynb #86fb89e8
-def _check_moments(X, moments):
-    n, d = as_matrix(X).shape
-    if moments.n != n or len(moments.mean) != d:
-        raise ValueError(f"moments are of {moments.n} points in {len(moments.mean)} dimensions; X is {n} x {d}")
-
 def _refuse_no_spread(identical:bool, total:float, n:int, center:bool):
     if center and identical: raise ValueError(f"all {n} points of X are identical: the centered cloud has zero spread")
     if total == 0: raise ValueError("X is all zeros: zero spread, so its spectrum is undefined")

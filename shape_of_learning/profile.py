@@ -462,18 +462,22 @@ def _policy_rows(source, policies, outliers, layer, layer_name, results, n_vecto
                  n_vectors=n_vectors, n_outliers=n_outliers) for special, first in policies for result in results]
 
 # %% ../nbs/06a_profile.ipynb #5280eaa8
-def _collect_source(model, spec, source_plan, owners, layers, progress, desc) -> tuple:
-    "Stored path, one source (a `_plan` entry): the forward passes, (layer names, {(layer, owner policy): its n_tokens float32 vectors})."
+def _owner_chunks(model, spec, source_plan, owners, layers, progress, desc):
+    "One source's forward passes, per owner policy: (layer names, owner, {layer: its vectors of this batch}, offset of the first among the owner's vectors)."
     name, inputs, masks, _ = source_plan
-    store = {(layer, owner): torch.empty(spec.n_tokens, model.config.hidden_size) for layer in layers for owner in owners}
     filled = {owner: 0 for owner in owners}
     for names, chunk in _forward_chunks(model, inputs, {owner: masks[owner] for owner in owners}, spec.n_tokens,
                                         spec.forward_batch, layers, progress, f"{name}: {desc}"):
         for owner in owners:
             if (layers[0], owner) not in chunk: continue
-            count = len(chunk[layers[0], owner])
-            for layer in layers: store[layer, owner][filled[owner]:filled[owner] + count] = chunk[layer, owner]
-            filled[owner] += count
+            yield names, owner, {layer: chunk[layer, owner] for layer in layers}, filled[owner]
+            filled[owner] += len(chunk[layers[0], owner])
+
+def _collect_source(model, spec, source_plan, owners, layers, progress, desc) -> tuple:
+    "Stored path, one source (a `_plan` entry): the forward passes, (layer names, {(layer, owner policy): its n_tokens float32 vectors})."
+    store = {(layer, owner): torch.empty(spec.n_tokens, model.config.hidden_size) for layer in layers for owner in owners}
+    for names, owner, vectors, offset in _owner_chunks(model, spec, source_plan, owners, layers, progress, desc):
+        for layer, chunk in vectors.items(): store[layer, owner][offset:offset + len(chunk)] = chunk
     return names, store
 
 # %% ../nbs/06a_profile.ipynb #795b80cf
@@ -536,19 +540,12 @@ def _measure_pooled(spec, owners, names, pooled_parts, carry=None) -> list:
 # %% ../nbs/06a_profile.ipynb #95eefcd7
 def _stream_source(model, spec, source_plan, owners, layers, progress, desc) -> tuple:
     "Streaming path, one source: (layer names, {(layer, owner policy, outlier policy): its finished `_Stream`})."
-    name, inputs, masks, token_ids = source_plan
-    outlier_policies = spec.values("outliers")
+    token_ids, outlier_policies = source_plan[3], spec.values("outliers")
     streams = {(layer, owner, outliers): _Stream(spec.metrics, spec.batch_size, spec.outlier_factor, outliers == "drop")
                for layer in layers for owner in owners for outliers in outlier_policies}
-    taken = {owner: 0 for owner in owners}
-    for names, chunk in _forward_chunks(model, inputs, {owner: masks[owner] for owner in owners}, spec.n_tokens,
-                                        spec.forward_batch, layers, progress, f"{name}: {desc}"):
-        for owner in owners:
-            if (layers[0], owner) not in chunk: continue
-            count = len(chunk[layers[0], owner])
-            for layer, outliers in product(layers, outlier_policies):
-                streams[layer, owner, outliers].add(chunk[layer, owner], token_ids[owner][taken[owner]:taken[owner] + count])
-            taken[owner] += count
+    for names, owner, vectors, offset in _owner_chunks(model, spec, source_plan, owners, layers, progress, desc):
+        for (layer, chunk), outliers in product(vectors.items(), outlier_policies):
+            streams[layer, owner, outliers].add(chunk, token_ids[owner][offset:offset + len(chunk)])
     return names, {key: stream.finish() for key, stream in streams.items()}
 
 def _stream_rows(source, owners, names, streams) -> list:
