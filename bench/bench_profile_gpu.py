@@ -2,7 +2,8 @@
 """Benchmark: a layer profile on the GPU in bfloat16 and float16 against float32 (issue 33).
 
     python bench/bench_profile_gpu.py --model smollm2 --tokens 65536              # every metric, three dtypes
-    python bench/bench_profile_gpu.py --model PATH.gguf --text PATH.xml.bz2 --dtypes bfloat16,float32
+    python bench/bench_profile_gpu.py --model PATH.gguf --text PATH.xml.bz2 --dtypes float32,bfloat16
+    python bench/bench_profile_gpu.py --model FOLDER --random-weights      # the folder's config and tokenizer, random weights
 
 For each dtype: the model is cast from one float32 load and placed on the GPU; a bare forward pass over the same
 windows (`model(ids)`, synchronized) is timed before and after the profile; `layer_profile` with every metric of
@@ -25,8 +26,10 @@ def main():
     ap.add_argument("--text", default=None, help="a MediaWiki dump (default: gensim's offline sample)")
     ap.add_argument("--tokens", type=int, default=65536); ap.add_argument("--window", type=int, default=512)
     ap.add_argument("--forward-batch", type=int, default=32); ap.add_argument("--metrics", default="all")
-    ap.add_argument("--dtypes", default="bfloat16,float16,float32")
-    ap.add_argument("--csv", default=None, help="write every profile's rows here (a dtype column)")
+    ap.add_argument("--dtypes", default="float32,bfloat16,float16")
+    ap.add_argument("--csv", default=None, help="write every profile's rows here (a dtype column), after each dtype")
+    ap.add_argument("--random-weights", action="store_true", help="the model's config and tokenizer with random weights "
+                    "(times and memory as the real model's; the values are not)")
     ap.add_argument("--device", default="cuda", help="cuda (default), or cpu for a smoke run")
     a = ap.parse_args()
     dev = torch.device(a.device)
@@ -36,6 +39,9 @@ def main():
     reset = (lambda: torch.cuda.reset_peak_memory_stats(dev)) if cuda else (lambda: None)
     metrics = tuple(METRICS) if a.metrics == "all" else tuple(a.metrics.split(","))
     base, tok, kind = load_model(a.model)
+    if a.random_weights:
+        torch.manual_seed(0)
+        base = type(base)(base.config)
     src = wiki_source(a.text)
     spec = ProfileSpec(metrics=metrics, n_tokens=a.tokens, window=a.window, forward_batch=a.forward_batch)
     pre, _ = special_affixes(tok)
@@ -65,6 +71,7 @@ def main():
         f1 = forward()
         t_fwd = (f0 + f1) / 2
         frames[name] = df.assign(dtype=name)
+        if a.csv: pd.concat(frames.values()).to_csv(a.csv, index=False)
         rows.append(dict(dtype=name, forward_s=t_fwd, profile_s=t_prof, ratio=t_prof / t_fwd,
                          forward_peak_gb=mem_fwd / 2**30, profile_peak_gb=mem_prof / 2**30,
                          weights_gb=sum(p.numel() * p.element_size() for p in model.parameters()) / 2**30))
@@ -91,7 +98,7 @@ def main():
             print(worst[["metric", "layer", "value_32", "value", "abs_diff", "rel_diff"]]
                   .assign(median_abs=m.groupby("metric").abs_diff.median().reindex(worst.metric).values)
                   .to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-    if a.csv: pd.concat(frames.values()).to_csv(a.csv, index=False); print(f"\nrows written to {a.csv}")
+    if a.csv: print(f"\nrows written to {a.csv}")
 
 
 if __name__ == "__main__":

@@ -8,9 +8,15 @@
 * TwoNN, MLE, MoM, MADA (and GRIDE where it runs) on a CUDA tensor against the CPU value, to 1e-12;
 * twins: exact copies and copies one float32 ulp away are counted as on the CPU; bfloat16 states keep bfloat16's
   resolution after the upcast (`resolution_of`), so points within 4 bfloat16 ulps are twins on both devices;
-* the certificate: rows the fast search cannot vouch for are settled exactly (forced with extra=0).
+* the certificate: rows the fast search cannot vouch for are settled exactly (forced with extra=0);
+* a profile on CUDA (every metric of `profile.METRICS` but IntraSim's token ids, a tiny random Llama in float32 and
+  bfloat16): its vectors stay on the GPU and the metric core measures them there; every value against the metric
+  core on the CPU of the same vectors (`layer_vectors`, `metric_rows`, `pair_rows`), to 1e-9 relative.
+
+    python bench/check_cuda.py --parts knn,estimators,twins,certificate,profile     # any subset
 """
-import math, sys, time
+import argparse, math, sys, tempfile, time
+from pathlib import Path
 import numpy as np, torch
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from bench_metrics import make_data
@@ -25,13 +31,29 @@ def check(name, ok, detail=""):
 
 def rel(a, b): return float(((a.double().cpu() - b.double().cpu()).abs() / b.double().cpu().abs().clamp_min(1e-300)).max())
 
+PARTS = ("knn", "estimators", "twins", "certificate", "profile")
+KNN_CASES = {(4096, 768): (2, 20, 100), (16384, 768): (20,), (8192, 4096): (2, 100)}
+
 def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated subset of {PARTS}")
+    parts = ap.parse_args().parts.split(",")
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown: sys.exit(f"--parts: unknown {unknown}; choose from {PARTS}")
     if not torch.cuda.is_available(): sys.exit("check_cuda.py needs a CUDA device: torch.cuda.is_available() is False here")
     dev = torch.device("cuda")
     print(f"torch {torch.__version__}  {torch.cuda.get_device_name(dev)}  triton re-rank: {K._has_triton()}")
-    for n, D in ((4096, 768), (16384, 768), (8192, 4096)):
+    for part in parts:
+        t = time.perf_counter()
+        globals()[f"check_{part}"]()
+        print(f"[{part}: {time.perf_counter() - t:.1f} s]", flush=True)
+    print(f"\n{len(results)} checks, {results.count(False)} failed")
+    sys.exit(1 if False in results else 0)
+
+def check_knn():
+    for (n, D), ks in KNN_CASES.items():
         X = make_data(n, D, seed=1)
-        for k in (2, 20, 100):
+        for k in ks:
             ref = knn(X, k)
             for search, rerank in (("tf32x3", "auto"), ("float32", "auto"), ("tf32x3", "torch")):
                 K.RERANK = rerank
@@ -43,11 +65,13 @@ def main():
                 r = rel(got.dist, ref.dist)
                 check(f"knn n={n} D={D} k={k} search={search} rerank={rerank}", same and r <= 1e-12,
                       f"same neighbours {same}, dist rel diff {r:.1e}, settled {got.n_settled} (cpu {ref.n_settled}), {t * 1e3:.1f} ms")
+def check_estimators():
     X = make_data(16384, 1024, seed=2)
     Xg = X.cuda()
     for name, f in (("twonn", twonn), ("mada", mada), ("mom", mom), ("mle", mle)):
         a, b = float(f(Xg)), float(f(X))
         check(f"{name} cuda vs cpu (16384 x 1024)", abs(a - b) <= 1e-12 * abs(b), f"{a:.15g} vs {b:.15g}")
+def check_twins():
     # twins: exact copies, copies one float32 ulp away, and a near pair just outside the resolution
     Y = make_data(3000, 256, seed=3)
     Y[10] = Y[20]; Y[30] = torch.nextafter(Y[40], torch.full_like(Y[40], math.inf))
@@ -63,12 +87,43 @@ def main():
     check("bfloat16 resolution kept after the upcast", resolution_of(Yb) == 4 * torch.finfo(torch.bfloat16).eps
           and a.n_duplicates == b.n_duplicates == 2 and a32.n_duplicates == 1 and torch.equal(a.twin, b.twin.cpu()),
           f"bfloat16: cpu {a.n_duplicates}, cuda {b.n_duplicates}; as float32: {a32.n_duplicates}")
+def check_certificate():
     # the certificate's fallback on CUDA: extra=0 leaves every row unproven, all settled exactly
     Z = make_data(4096, 768, seed=5)
     a, b = knn(Z, 20), knn(Z.cuda(), 20, extra=0)
     check("settled rows exact on cuda (extra=0)", torch.equal(a.idx, b.idx.cpu()) and rel(b.dist, a.dist) <= 1e-12, f"settled {b.n_settled}")
-    print(f"\n{len(results)} checks, {results.count(False)} failed")
-    sys.exit(1 if False in results else 0)
+
+PROFILE_DEVICE = "cuda"     # check_profile's device (set to "cpu" for a dry run of the script without a GPU)
+
+def check_profile():
+    from shape_of_learning.models import tiny_model, load_model
+    from shape_of_learning.profile import METRICS, layer_profile, layer_vectors, metric_rows, pair_rows
+    metrics = tuple(name for name in METRICS if name != "intrasim")
+    rng = np.random.default_rng(0)
+    words = ["".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), rng.integers(2, 9))) for _ in range(400)]
+    docs = [" ".join(rng.choice(words, 300)) for _ in range(40)]
+    options = dict(metrics=metrics, layers=(1, 2, 3, 4), n_tokens=2048, window=64, batch_size=1024, forward_batch=8, progress=False)
+    with tempfile.TemporaryDirectory() as folder:
+        model, tok, _ = load_model(tiny_model("llama", Path(folder) / "ll", layers=3, d=64))
+    for dtype in (torch.float32, torch.bfloat16):
+        gpu_model = model.to(PROFILE_DEVICE, dtype)
+        if PROFILE_DEVICE == "cuda": torch.cuda.reset_peak_memory_stats()
+        t = time.perf_counter()
+        table = layer_profile(gpu_model, tok, docs, **options)
+        elapsed = time.perf_counter() - t
+        vectors = layer_vectors(gpu_model, tok, docs, [1, 2, 3, 4], n_tokens=2048, window=64, forward_batch=8, progress=False)
+        stored = {layer: v.to(dtype) for layer, v in vectors.items()}      # float32 copies of the store: exact
+        worst, where = 0.0, ""
+        for layer, X in stored.items():
+            want = metric_rows(X, np.zeros(len(X), dtype=np.int64), [m for m in metrics if METRICS[m].scope != "pair"], 1024, 0)
+            if layer > 1: want += pair_rows(stored[layer - 1], X, metrics, 1024, 0)
+            for row in want:
+                got = table[(table.layer == layer) & (table.metric == row["metric"])].value
+                diff = abs(float(got.iloc[0]) - row["value"]) / max(abs(row["value"]), 1e-300)
+                if diff > worst: worst, where = diff, f"layer {layer} {row['metric']}"
+        check(f"profile on cuda ({str(dtype)[6:]}) = metric core on the cpu", len(table) == 4 * len(metrics) - 3 and worst <= 1e-9,
+              f"{len(table)} rows, largest relative difference {worst:.1e} ({where}), {elapsed:.1f} s, "
+              f"peak {torch.cuda.max_memory_allocated() / 2**20 if PROFILE_DEVICE == 'cuda' else 0:.0f} MiB")
 
 if __name__ == "__main__":
     main()

@@ -194,9 +194,15 @@ def alpha_req(
     return float(-np.polyfit(np.log(index), np.log(shares[first - 1:last]), 1)[0])
 
 # %% ../nbs/01_anisotropy.ipynb #79df70e8
+def _middle(values:torch.Tensor) -> torch.Tensor:
+    "The median of a 1-D tensor where it is, by two order statistics: the mean of the two middle values for an even count, in their dtype (numpy's arithmetic)."
+    n = values.numel()
+    lower, upper = (values.kthvalue(rank).values for rank in ((n + 1) // 2, n // 2 + 1))
+    return (lower + upper) / 2
+
 def _median_abs(A:torch.Tensor) -> float:
-    "The median of |A| over all entries (the mean of the two middle ones for an even count), refused if 0."
-    median = float(np.median(A.abs().cpu().numpy()))
+    "The median of |A| over all entries (the mean of the two middle ones for an even count), refused if 0; a GPU's A stays there."
+    median = float(np.median(A.abs().numpy())) if A.device.type == "cpu" else float(_middle(A.abs().flatten()))
     if median == 0: raise ValueError("the median |entry| of X is 0 (most entries are exactly zero): the ratio to it is undefined")
     return median
 

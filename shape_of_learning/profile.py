@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import torch
 from .anisotropy import anisotropy, moments, average_cosine, InterSim, IntraSim, rankme, alpha_req, massive_ratio
-from .knn import as_points, checked_points
+from .knn import as_matrix, as_points, checked_points, resolution_of
 from .intrinsic_dim import twonn, mada, mom, mle, gride, distinct_knn, batch_indices
 from .neighbours import pair_geometry
 from .data import TextSource, checked_documents, token_windows
@@ -27,8 +27,8 @@ from .checks import integer
 __all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'PROFILE_WORDS', 'Metric', 'get_metrics', 'layer_metrics',
            'ProfileSpec', 'profile_spec', 'spec_signature', 'special_affixes', 'window_inputs', 'memory_budget',
            'outlier_mask', 'metric_rows', 'cached_windows', 'pair_rows', 'special_inside', 'window_masks',
-           'auto_progress', 'model_positions', 'layer_profile', 'outlier_tokens', 'layer_vectors', 'profile_lines',
-           'words', 'line_name', 'profile_figure']
+           'auto_progress', 'stored_vectors', 'model_positions', 'layer_profile', 'outlier_tokens', 'layer_vectors',
+           'profile_lines', 'words', 'line_name', 'profile_figure']
 
 # %% ../nbs/06a_profile.ipynb #c88f9d42
 @dataclass(frozen=True)
@@ -207,11 +207,13 @@ def _batch_rows(X, ms, batch_size, seed):
     if not ms: return {}
     kmax = max(m.k for m in ms)
     vals = {m.name: [] for m in ms}
-    X = as_points(X, min_points=0)                   # checked once here, not again in every batch
+    points = as_matrix(X)
+    resolution = resolution_of(points)               # a float16 / bfloat16 store: twins at the resolution it was computed in
+    as_points(points, min_points=0)                  # checked once here, not again in every batch
     with checked_points():
-        for b in batch_indices(len(X), batch_size, True, seed):
-            Xb = X[torch.from_numpy(b).to(X.device)]
-            nb = distinct_knn(Xb, kmax) if kmax else None
+        for b in batch_indices(len(points), batch_size, True, seed):
+            Xb = as_points(points[torch.from_numpy(b).to(points.device)])   # float32 for the metrics
+            nb = distinct_knn(Xb, kmax, resolution=resolution) if kmax else None
             mo = moments(Xb) if any(m.moments for m in ms) and len(Xb) > Xb.shape[1] else None
             for m in ms:
                 kw = dict(neighbors=nb) if m.k else dict(moments=mo) if m.moments else {}
@@ -319,8 +321,12 @@ def auto_progress(progress=None) -> bool:
 
 
 # %% ../nbs/06a_profile.ipynb #ea2bc2c7
-def _forward_chunks(model, ids_all, masks, n_tokens, forward_batch, layers, progress, desc):
-    "Per forward batch: (layer names, {(layer, position policy): float32 CPU vectors}), until every policy has n_tokens; `masks` holds each policy's kept positions of every window."
+def stored_vectors(states:torch.Tensor) -> torch.Tensor:
+    "A layer's vectors as a profile keeps them: where they were computed (a GPU model's stay on the GPU), float16 and bfloat16 as computed (exact, half the memory, and the twin rule sees their resolution), other dtypes as float32."
+    return states if states.dtype in (torch.float16, torch.bfloat16) else states.float()
+
+def _forward_chunks(model, ids_all, masks, n_tokens, forward_batch, layers, progress, desc, to_cpu:bool=False):
+    "Per forward batch: (layer names, {(layer, position policy): its vectors, `stored_vectors` or with `to_cpu` float32 on the CPU}), until every policy has n_tokens; `masks` holds each policy's kept positions of every window."
     dev, d = next(model.parameters()).device, model.config.hidden_size
     filled = {p: 0 for p in masks}
     kd = {p: k.to(dev) for p, k in masks.items()}
@@ -336,7 +342,9 @@ def _forward_chunks(model, ids_all, masks, n_tokens, forward_batch, layers, prog
             kept = k[s:s + forward_batch]                               # this batch's windows
             take = min(n_tokens - filled[p], int(kept.sum()))
             if take <= 0: continue
-            for l in layers: out[l, p] = ls.states[l][kept][:take].float().cpu()        # window by window, in order
+            for l in layers:                                         # window by window, in order
+                vectors = ls.states[l][kept][:take]
+                out[l, p] = vectors.float().cpu() if to_cpu else stored_vectors(vectors)
             filled[p] += take
         yield ls.names, out
         if all(f >= n_tokens for f in filled.values()): break
@@ -364,7 +372,7 @@ class _Stream:
     def _consume(self, X, ids):
         out = torch.linalg.vector_norm(X.double(), dim=1) > self.thr
         self.n_out += int(out.sum())
-        if self.drop: X, ids = X[~out], ids[~out.numpy()]
+        if self.drop: X, ids = X[~out], ids[~out.cpu().numpy()]
         self.n += len(X)
         for name, a in self.acc.items(): a.update(X, *([ids] if METRICS[name].ids else []))
 
@@ -474,10 +482,12 @@ def _owner_chunks(model, spec, source_plan, owners, layers, progress, desc):
             filled[owner] += len(chunk[layers[0], owner])
 
 def _collect_source(model, spec, source_plan, owners, layers, progress, desc) -> tuple:
-    "Stored path, one source (a `_plan` entry): the forward passes, (layer names, {(layer, owner policy): its n_tokens float32 vectors})."
-    store = {(layer, owner): torch.empty(spec.n_tokens, model.config.hidden_size) for layer in layers for owner in owners}
+    "Stored path, one source (a `_plan` entry): the forward passes, (layer names, {(layer, owner policy): its n_tokens vectors, `stored_vectors`})."
+    store = dict.fromkeys((layer, owner) for layer in layers for owner in owners)   # in the order they are measured
     for names, owner, vectors, offset in _owner_chunks(model, spec, source_plan, owners, layers, progress, desc):
-        for layer, chunk in vectors.items(): store[layer, owner][offset:offset + len(chunk)] = chunk
+        for layer, chunk in vectors.items():
+            if store[layer, owner] is None: store[layer, owner] = chunk.new_empty(spec.n_tokens, chunk.shape[1])
+            store[layer, owner][offset:offset + len(chunk)] = chunk
     return names, store
 
 # %% ../nbs/06a_profile.ipynb #795b80cf
@@ -513,7 +523,7 @@ def _measure_source(spec, source_plan, owners, names, store, tokenizer, name_out
         measured = {}                # no vector flagged: dropping none measures the same points again
         for outliers in spec.values("outliers"):
             drop = outliers == "drop" and n_flagged > 0
-            kept, kept_ids = (vectors[~flagged], token_ids[owner][~flagged.numpy()]) if drop else (vectors, token_ids[owner])
+            kept, kept_ids = (vectors[~flagged], token_ids[owner][~flagged.cpu().numpy()]) if drop else (vectors, token_ids[owner])
             if pooled_parts is not None: pooled_parts[layer, owner, outliers].append((kept, kept_ids, n_flagged, flagged))
             if drop not in measured: measured[drop] = _single_rows(kept, kept_ids, spec)
             rows += _policy_rows(name, owners[owner], outliers, layer, names[layer], measured[drop], len(kept), n_flagged)
@@ -684,7 +694,7 @@ def layer_vectors(
     (p, keep), = masks.items()
     parts = {l: [] for l in measured}
     for _, chunk in _forward_chunks(model, ids_all, {p: keep}, spec.n_tokens, spec.forward_batch, measured, progress,
-                                    f"{name}: layers {measured[0]}-{measured[-1]}"):
+                                    f"{name}: layers {measured[0]}-{measured[-1]}", to_cpu=True):
         for l in measured:
             if (l, p) in chunk: parts[l].append(chunk[l, p])
     out = {l: torch.cat(v) for l, v in parts.items()}
