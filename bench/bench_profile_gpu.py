@@ -13,7 +13,7 @@ difference per metric, and the layers where it occurs. Target: profile <= 1.2 x 
 """
 import argparse, copy, os, time
 import numpy as np, pandas as pd, torch
-from shape_of_learning.models import load_model
+from shape_of_learning.models import load_model, model_kind
 from shape_of_learning.profile import METRICS, ProfileSpec, layer_profile, cached_windows, special_affixes
 from shape_of_learning.data import wiki_source
 
@@ -28,7 +28,7 @@ def main():
     ap.add_argument("--forward-batch", type=int, default=32); ap.add_argument("--metrics", default="all")
     ap.add_argument("--dtypes", default="float32,bfloat16,float16")
     ap.add_argument("--csv", default=None, help="write every profile's rows here (a dtype column), after each dtype")
-    ap.add_argument("--random-weights", action="store_true", help="the model's config and tokenizer with random weights "
+    ap.add_argument("--random-weights", action="store_true", help="a folder's config.json and tokenizer with random weights "
                     "(times and memory as the real model's; the values are not)")
     ap.add_argument("--device", default="cuda", help="cuda (default), or cpu for a smoke run")
     a = ap.parse_args()
@@ -38,10 +38,13 @@ def main():
     peak = (lambda: torch.cuda.max_memory_allocated(dev)) if cuda else (lambda: 0)
     reset = (lambda: torch.cuda.reset_peak_memory_stats(dev)) if cuda else (lambda: None)
     metrics = tuple(METRICS) if a.metrics == "all" else tuple(a.metrics.split(","))
-    base, tok, kind = load_model(a.model)
-    if a.random_weights:
+    if a.random_weights:                             # a folder with config.json and the tokenizer; weights not needed
+        from transformers import AutoConfig, AutoTokenizer, AutoModel, AutoModelForCausalLM
+        config = AutoConfig.from_pretrained(a.model)
+        kind, tok = model_kind(config), AutoTokenizer.from_pretrained(a.model)
         torch.manual_seed(0)
-        base = type(base)(base.config)
+        base = (AutoModelForCausalLM if kind == "decoder" else AutoModel).from_config(config).eval()
+    else: base, tok, kind = load_model(a.model)
     src = wiki_source(a.text)
     spec = ProfileSpec(metrics=metrics, n_tokens=a.tokens, window=a.window, forward_batch=a.forward_batch)
     pre, _ = special_affixes(tok)
