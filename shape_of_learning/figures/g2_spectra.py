@@ -13,8 +13,9 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
+from ..checks import integer
 from ..checkpoints import (Checkpoint, Measure, local_checkpoints, profile_measure, pythia_checkpoints, series,
-                                           sweep, SWEEP_CHECKS, MISSING_COLUMNS)
+                                           sweep, SWEEP_CHECKS, MISSING_COLUMNS, OLMO_REPOS)
 from ..data import sol_cache
 from ..hidden import layer_list
 from ..profile import cached_windows, special_affixes
@@ -26,7 +27,7 @@ from .p1_study import turning_points
 
 # %% auto #0
 __all__ = ['PHASE_STEPS', 'SPECTRA_METRICS', 'SPECTRA_CONFIGS', 'SPECTRA_VERSION', 'PROFILE_COLUMNS', 'SPECTRA', 'ENTRIES',
-           'NEEDED', 'PHASES', 'PHASE_RULES', 'PHASE_COLORS', 'ENTRY_COLORS', 'ENTRY_LEGEND', 'pythia_run',
+           'NEEDED', 'PHASES', 'PHASE_RULES', 'PHASE_COLORS', 'ENTRY_COLORS', 'ENTRY_LEGEND', 'pythia_run', 'olmo_run',
            'SpectraConfig', 'spectra_measure', 'heldout_loss', 'loss_measure', 'hub_tokens', 'compute_spectra',
            'spectra_sweeps', 'check_columns', 'spectra_curves', 'span_change', 'spectral_phases', 'phase_verdict',
            'run_entries', 'plot_spectra', 'spectra_findings']
@@ -39,6 +40,13 @@ def pythia_run(size:str, window:int=1023) -> tuple:
     pythia_checkpoints(size, steps=PHASE_STEPS)                     # an unknown size or a step Pythia lacks: named here
     return (f"Pythia-{size.upper()}", f"EleutherAI/pythia-{size}@" + ",".join(f"step{s}" for s in PHASE_STEPS), window)
 
+# %% ../../nbs/figures/g2_spectra.ipynb #5c0e7a21
+def olmo_run(size:str="7b", count:int=len(PHASE_STEPS), window:int=1023) -> tuple:
+    "A `runs` entry (label, series, window) of an OLMo 2 size at `count` log-spaced pretraining branches, listed on the Hub when the series is read (`checkpoints.series` spelling: olmo2-SIZE:COUNT)."
+    if size not in OLMO_REPOS: raise ValueError(f"unknown OLMo 2 size {size!r}; one of {tuple(OLMO_REPOS)}")
+    return (f"OLMo-2-{size.upper()}", f"olmo2-{size}:{integer(count, 'count', minimum=1)}", window)
+
+# %% ../../nbs/figures/g2_spectra.ipynb #7d3b9f60
 SPECTRA_METRICS = ("rankme", "alpha_req")                          # what the phases are read from; every configuration has them
 
 @dataclass(frozen=True)
@@ -69,9 +77,10 @@ SPECTRA_CONFIGS = {
                                         "tokens per entry; not Li et al.'s models"),
     "quick": SpectraConfig("quick", "study-tiny-S (40 steps) trained here: 2 seeds x 8 checkpoints; 512 held-out tokens",
                            size="study-tiny-S", seeds=2, n_tokens=512, batch_size=256),
-    "paper": SpectraConfig("paper", "Pythia-160M and Pythia-1.4B (Hub) at 19 log-spaced steps, enwik8; the last block and "
-                                    "the final norm", device="cuda", dtype="bfloat16", runs=(pythia_run("160m"), pythia_run("1.4b")),
-                           source="enwik8", n_tokens=16384, layers=(-2, -1)),
+    "paper": SpectraConfig("paper", "Pythia-160M and Pythia-1.4B (Hub) at 19 log-spaced steps, OLMo-2-7B (Hub) at up to 19 log-spaced "
+                                    "pretraining branches, enwik8; the last block and the final norm", device="cuda", dtype="bfloat16",
+                           runs=(pythia_run("160m"), pythia_run("1.4b"), olmo_run("7b")), source="enwik8", n_tokens=16384,
+                           layers=(-2, -1)),
 }
 
 # %% ../../nbs/figures/g2_spectra.ipynb #399dea69
