@@ -12,14 +12,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
-from .checkpoints import TINYLLAMA, pythia_steps
-from .localhub import BLOOM_BRANCHES, HUB_DUPLICATES, hub_tasks
+from .checkpoints import TINYLLAMA, OLMO_REPOS, pythia_steps
+from .localhub import BLOOM_BRANCHES, OLMO_BRANCHES, HUB_DUPLICATES, hub_tasks
 from .models import model_kind
 from .reproduce import get_task
 from .plan import HubMetadata, HubFile, Calibration, BANDWIDTH, shape_of, checkpoint_plan, summarize, task_config, to_measure
 
 # %% auto #0
-__all__ = ['PYTHIA', 'BLOOM', 'TINYLLAMA_FIELDS', 'PAPER_MODELS', 'CONFIG_BYTES', 'GENERATION_CONFIG_BYTES',
+__all__ = ['PYTHIA', 'BLOOM', 'TINYLLAMA_FIELDS', 'OLMO2_7B_FIELDS', 'PAPER_MODELS', 'CONFIG_BYTES', 'GENERATION_CONFIG_BYTES',
            'SAFETENSORS_HEADER_BYTES', 'TOKENIZER_BYTES', 'DATASET_FILES', 'HOST_FLOPS', 'COLAB_BANDWIDTH',
            'COLAB_HOST_MEMORY', 'A100', 'T4', 'GPUS', 'NOTHING_MEASURED', 'pythia_fields', 'bloom_fields',
            'bert_fields', 'roberta_fields', 'opt_fields', 'paper_config', 'revisions', 'weights_revision',
@@ -51,6 +51,12 @@ BLOOM = {"560m": bloom_fields(1024, 24, 16), "1b1": bloom_fields(1536, 24, 16), 
 TINYLLAMA_FIELDS = dict(model_type="llama", hidden_size=2048, intermediate_size=5632, num_hidden_layers=22, num_attention_heads=32,
                         num_key_value_heads=4, vocab_size=32000, max_position_embeddings=2048, rms_norm_eps=1e-5, hidden_act="silu",
                         tie_word_embeddings=False, bos_token_id=1, eos_token_id=2, dtype="float32")   # every intermediate repo
+
+# %% ../nbs/11d_runtime.ipynb #0e17a3c5
+OLMO2_7B_FIELDS = dict(model_type="olmo2", hidden_size=4096, intermediate_size=11008, num_hidden_layers=32, num_attention_heads=32,
+                       num_key_value_heads=32, vocab_size=100352, max_position_embeddings=4096, rms_norm_eps=1e-6, rope_theta=500000,
+                       hidden_act="silu", attention_bias=False, tie_word_embeddings=False, pad_token_id=100277, eos_token_id=100257,
+                       dtype="float32")    # huggingface.co/allenai/OLMo-2-1124-7B/blob/main/config.json (every branch: one architecture)
 
 # %% ../nbs/11d_runtime.ipynb #025f5661
 def bert_fields(hidden:int, layers:int, heads:int, vocab:int) -> dict:
@@ -103,6 +109,7 @@ PAPER_MODELS = {   # repository -> config.json fields (model_type first) and `dt
     **{f"bigscience/bloom-{size}": fields for size, fields in BLOOM.items()},                # where their tokenizers live
     **{f"bigscience/bloom-{size}-intermediate": fields for size, fields in BLOOM.items()},
     **{repo: TINYLLAMA_FIELDS for repo, *_ in TINYLLAMA},
+    OLMO_REPOS["7b"]: OLMO2_7B_FIELDS,
 }
 
 # %% ../nbs/11d_runtime.ipynb #0154fe7d
@@ -121,6 +128,7 @@ TOKENIZER_BYTES = {                  # the tokenizer files transformers fetches 
     "bert": 700_000, "electra": 700_000, "albert": 2_100_000,       # model, small JSON configs), by family: estimates from the
     "roberta": 2_900_000, "gpt2": 2_900_000, "gptj": 2_900_000, "opt": 1_400_000,      # Hub's listings, within about 1.5x
     "gpt_neox": 2_100_000, "llama": 2_400_000, "falcon": 2_700_000, "bloom": 14_500_000,
+    "olmo2": 9_700_000,              # OLMo-2-1124-7B's listing: tokenizer.json 7.14 MB, vocab.json 1.61 MB, merges.txt 917 kB, configs
 }
 DATASET_FILES = {                    # (repo, revision): {path: bytes}, estimates of the Hub's parquet files
     ("nyu-mll/glue", "main"): {"mrpc/train-00000-of-00001.parquet": 649_000, "mrpc/validation-00000-of-00001.parquet": 75_000,
@@ -132,9 +140,11 @@ DATASET_FILES = {                    # (repo, revision): {path: bytes}, estimate
 
 # %% ../nbs/11d_runtime.ipynb #09b0f4cf
 def revisions(repo:str) -> tuple:
-    "The branches of a catalogued repository: BLOOM's intermediate branches, Pythia's steps, and main."
+    "The branches of a catalogued repository: BLOOM's intermediate branches, Pythia's steps, OLMo 2's quoted branches, and main."
     if (m := re.fullmatch(r"bigscience/bloom-(\w+)-intermediate", repo)): return ("main", *BLOOM_BRANCHES[m.group(1)])
     if repo.startswith("EleutherAI/pythia-"): return ("main", *(f"step{s}" for s in pythia_steps()))
+    olmo = [size for size, name in OLMO_REPOS.items() if name == repo and size in OLMO_BRANCHES]
+    if olmo: return ("main", *OLMO_BRANCHES[olmo[0]])
     return ("main",)
 
 def weights_revision(repo:str, revision:str=None) -> str:
@@ -187,7 +197,7 @@ class CatalogMetadata(HubMetadata):
 # %% ../nbs/11d_runtime.ipynb #612d71ee
 @contextmanager
 def catalog_refs(meta:CatalogMetadata):
-    "Within: `huggingface_hub.list_repo_refs` answers from the catalog, so that a `bloom-SIZE:hub` series lists offline."
+    "Within: `huggingface_hub.list_repo_refs` answers from the catalog, so that a `bloom-SIZE:hub` or `olmo2-SIZE:COUNT` series lists offline."
     import huggingface_hub
     real = huggingface_hub.list_repo_refs
     huggingface_hub.list_repo_refs = meta.list_repo_refs

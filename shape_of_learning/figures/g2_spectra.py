@@ -7,14 +7,16 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/g2_spectra.h
 # %% ../../nbs/figures/g2_spectra.ipynb #374e022e
 from __future__ import annotations
 import re, time
+from functools import partial
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
+from ..checks import integer
 from ..checkpoints import (Checkpoint, Measure, local_checkpoints, profile_measure, pythia_checkpoints, series,
-                                           sweep, SWEEP_CHECKS, MISSING_COLUMNS)
+                                           smaller_batches, sweep, SWEEP_CHECKS, MISSING_COLUMNS, OLMO_REPOS)
 from ..data import sol_cache
 from ..hidden import layer_list
 from ..profile import cached_windows, special_affixes
@@ -25,11 +27,11 @@ from .training import sweep_source
 from .p1_study import turning_points
 
 # %% auto #0
-__all__ = ['PHASE_STEPS', 'SPECTRA_METRICS', 'SPECTRA_CONFIGS', 'SPECTRA_VERSION', 'PROFILE_COLUMNS', 'SPECTRA', 'ENTRIES',
-           'NEEDED', 'PHASES', 'PHASE_RULES', 'PHASE_COLORS', 'ENTRY_COLORS', 'ENTRY_LEGEND', 'pythia_run',
-           'SpectraConfig', 'spectra_measure', 'heldout_loss', 'loss_measure', 'hub_tokens', 'compute_spectra',
-           'spectra_sweeps', 'check_columns', 'spectra_curves', 'span_change', 'spectral_phases', 'phase_verdict',
-           'run_entries', 'plot_spectra', 'spectra_findings']
+__all__ = ['PHASE_STEPS', 'SPECTRA_METRICS', 'SPECTRA_CONFIGS', 'LOSS_BLOCK', 'SPECTRA_VERSION', 'PROFILE_COLUMNS', 'SPECTRA',
+           'ENTRIES', 'NEEDED', 'PHASES', 'PHASE_RULES', 'PHASE_COLORS', 'ENTRY_COLORS', 'ENTRY_LEGEND', 'pythia_run',
+           'olmo_run', 'SpectraConfig', 'spectra_measure', 'heldout_loss', 'loss_measure', 'hub_tokens',
+           'compute_spectra', 'spectra_sweeps', 'check_columns', 'spectra_curves', 'span_change', 'spectral_phases',
+           'phase_verdict', 'run_entries', 'plot_spectra', 'spectra_findings']
 
 # %% ../../nbs/figures/g2_spectra.ipynb #3398d9a9
 PHASE_STEPS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 143000)   # Pythia steps, log-spaced
@@ -39,6 +41,13 @@ def pythia_run(size:str, window:int=1023) -> tuple:
     pythia_checkpoints(size, steps=PHASE_STEPS)                     # an unknown size or a step Pythia lacks: named here
     return (f"Pythia-{size.upper()}", f"EleutherAI/pythia-{size}@" + ",".join(f"step{s}" for s in PHASE_STEPS), window)
 
+# %% ../../nbs/figures/g2_spectra.ipynb #5c0e7a21
+def olmo_run(size:str="7b", count:int=len(PHASE_STEPS), window:int=1023) -> tuple:
+    "A `runs` entry (label, series, window) of an OLMo 2 size at `count` log-spaced pretraining branches, listed on the Hub when the series is read (`checkpoints.series` spelling: olmo2-SIZE:COUNT)."
+    if size not in OLMO_REPOS: raise ValueError(f"unknown OLMo 2 size {size!r}; one of {tuple(OLMO_REPOS)}")
+    return (f"OLMo-2-{size.upper()}", f"olmo2-{size}:{integer(count, 'count', minimum=1)}", window)
+
+# %% ../../nbs/figures/g2_spectra.ipynb #7d3b9f60
 SPECTRA_METRICS = ("rankme", "alpha_req")                          # what the phases are read from; every configuration has them
 
 @dataclass(frozen=True)
@@ -69,9 +78,10 @@ SPECTRA_CONFIGS = {
                                         "tokens per entry; not Li et al.'s models"),
     "quick": SpectraConfig("quick", "study-tiny-S (40 steps) trained here: 2 seeds x 8 checkpoints; 512 held-out tokens",
                            size="study-tiny-S", seeds=2, n_tokens=512, batch_size=256),
-    "paper": SpectraConfig("paper", "Pythia-160M and Pythia-1.4B (Hub) at 19 log-spaced steps, enwik8; the last block and "
-                                    "the final norm", device="cuda", dtype="bfloat16", runs=(pythia_run("160m"), pythia_run("1.4b")),
-                           source="enwik8", n_tokens=16384, layers=(-2, -1)),
+    "paper": SpectraConfig("paper", "Pythia-160M and Pythia-1.4B (Hub) at 19 log-spaced steps, OLMo-2-7B (Hub) at up to 19 log-spaced "
+                                    "pretraining branches, enwik8; the last block and the final norm", device="cuda", dtype="bfloat16",
+                           runs=(pythia_run("160m"), pythia_run("1.4b"), olmo_run("7b")), source="enwik8", n_tokens=16384,
+                           layers=(-2, -1)),
 }
 
 # %% ../../nbs/figures/g2_spectra.ipynb #399dea69
@@ -81,29 +91,34 @@ def spectra_measure(cfg:SpectraConfig, window:int) -> Measure:
                            batch_size=cfg.batch_size, layers=cfg.layers, device=cfg.device, dtype=cfg.dtype, name="spectra")
 
 # %% ../../nbs/figures/g2_spectra.ipynb #8898967c
+LOSS_BLOCK = 2**25         # float64 logits upcast at a time (256 MiB)
+
 @torch.no_grad()
 def heldout_loss(model, tokenizer, ck, source=None, n_tokens:int=8192, window:int=127, seed:int=0, forward_batch:int=8) -> pd.DataFrame:
-    "Mean next-token cross-entropy (nats per token) on the windows a profile of `n_tokens` draws (same seed, window, count): every text token after the first position predicted from its left context; one row."
+    "Mean next-token cross-entropy (nats per token) on the windows a profile of `n_tokens` draws (same seed, window, count): every text token after the first position predicted from its left context, in float64 a block of positions at a time; one row."
     pre, post = special_affixes(tokenizer)
     kept = window - (0 if pre else 1)                      # content tokens a profile keeps per window (first position dropped)
     ids = cached_windows(source, tokenizer, window, -(-n_tokens // kept), seed)
     device = next(model.parameters()).device
     target = torch.zeros(ids.shape[1], dtype=torch.bool)
     target[max(1, len(pre)):len(pre) + window] = True       # positions predicted: the text, not the first position
+    wanted = target[1:].nonzero().flatten().to(device)      # their places among the logits, which predict the next token
     total, count = 0.0, 0
     for s in range(0, len(ids), forward_batch):
         batch = ids[s:s + forward_batch].to(device)
-        logits = model(input_ids=batch, use_cache=False).logits[:, :-1].double()
-        wanted = target[1:].to(device)
-        loss = torch.nn.functional.cross_entropy(logits[:, wanted].reshape(-1, logits.shape[-1]), batch[:, 1:][:, wanted].reshape(-1),
-                                                 reduction="sum")
-        total += float(loss); count += int(wanted.sum()) * len(batch)
+        logits = model(input_ids=batch, use_cache=False).logits[:, :-1]
+        block = max(1, LOSS_BLOCK // (len(batch) * logits.shape[-1]))          # positions whose float64 logits fit LOSS_BLOCK
+        for at in wanted.split(block):
+            total += float(torch.nn.functional.cross_entropy(logits[:, at].double().reshape(-1, logits.shape[-1]),
+                                                             batch[:, 1:][:, at].reshape(-1), reduction="sum"))
+        count += len(wanted) * len(batch)
     return pd.DataFrame([dict(metric="val_loss", value=total / count, n_predicted=count, n_windows=len(ids), window=window)])
 
-def loss_measure(cfg:SpectraConfig, window:int) -> Measure:
-    "`heldout_loss` on the windows of `spectra_measure(cfg, window)`, as a sweep measure loaded with it."
-    return Measure("loss", heldout_loss, dict(source=sweep_source(cfg.source), n_tokens=cfg.n_tokens, window=window),
-                   load=dict(device=cfg.device, dtype=cfg.dtype))
+def loss_measure(cfg:SpectraConfig, window:int, forward_batch:int=8) -> Measure:
+    "`heldout_loss` on the windows of `spectra_measure(cfg, window)`, as a sweep measure loaded with it; out of memory, again with half the windows a forward batch."
+    return Measure("loss", heldout_loss, dict(source=sweep_source(cfg.source), n_tokens=cfg.n_tokens, window=window,
+                                              forward_batch=forward_batch),
+                   load=dict(device=cfg.device, dtype=cfg.dtype), shrink=partial(smaller_batches, names=("forward_batch",)))
 
 # %% ../../nbs/figures/g2_spectra.ipynb #ea0498a9
 SPECTRA_VERSION = 1
