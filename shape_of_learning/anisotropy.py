@@ -7,7 +7,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/anisotropy.html.md""
 # %% ../nbs/01_anisotropy.ipynb #f81d2da9
 from __future__ import annotations
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import numba
 import numpy as np
 import pandas as pd
@@ -60,12 +60,15 @@ def _below(A, u, sigma) -> bool:
     B[np.diag_indices_from(B)] += sigma
     return scipy.linalg.lapack.dpotrf(B, lower=0, clean=0, overwrite_a=1)[1] == 0
 
+def _eigenvalues(G, u=None) -> torch.Tensor:
+    "Every eigenvalue of A + u u^T, ascending, A the symmetric matrix whose upper triangle is G (one eigvalsh where G is)."
+    S = G.triu() + G.triu(1).T
+    return torch.linalg.eigvalsh(S if u is None else S + torch.outer(u.to(S), u.to(S)))
+
 def _top_eig(G, u=None) -> float:
     "Largest eigenvalue of A + u u^T, A the symmetric matrix whose upper triangle is G (CPU: certified Lanczos, else MRRR)."
     if u is not None: u = u.to(G)
-    if G.device.type != "cpu":
-        S = G.triu() + G.triu(1).T + (0 if u is None else torch.outer(u, u))
-        return torch.linalg.eigvalsh(S)[-1].item()
+    if G.device.type != "cpu": return _eigenvalues(G, u)[-1].item()
     A, un, m = G.numpy(), None if u is None else u.numpy(), len(G)
     if m >= 64:
         theta, res = _lanczos_top(A, un)
@@ -83,14 +86,25 @@ class Moments:
     sq_centered: float      # ||X_c||_F^2
     sq: float               # ||X||_F^2
     identical: bool         # all points are equal (the centered cloud has no spread)
+    solved: dict = field(default_factory=dict, repr=False)   # {center: every eigenvalue}, each computed once
+
+    def eigenvalues(self, center:bool=True) -> torch.Tensor:
+        "Every eigenvalue of X_c^T X_c (center) or of X^T X, ascending: one eigendecomposition, shared by the spectral metrics."
+        if center not in self.solved: self.solved[center] = _eigenvalues(self.gram, None if center else math.sqrt(self.n) * self.mean)
+        return self.solved[center]
+
+    def _top(self, center:bool) -> float:
+        "The largest eigenvalue: certified Lanczos on the CPU; on a GPU, the top of the shared eigendecomposition."
+        if self.gram.device.type != "cpu": return self.eigenvalues(center)[-1].item()
+        return _top_eig(self.gram, None if center else math.sqrt(self.n) * self.mean)
 
     def anisotropy(self, center:bool=True) -> float:
         "sigma_1^2 / ||.||_F^2 of the centered cloud, or of the raw one through X^T X = X_c^T X_c + n mu mu^T."
         if center:
             if self.identical: raise ValueError(f"all {self.n} points of X are identical: the centered cloud has zero spread, so anisotropy is undefined")
-            return min(1.0, _top_eig(self.gram) / self.sq_centered)
+            return min(1.0, self._top(True) / self.sq_centered)
         if self.sq == 0: raise ValueError("X is all zeros: zero spread, so anisotropy is undefined")
-        return min(1.0, _top_eig(self.gram, math.sqrt(self.n) * self.mean) / self.sq)
+        return min(1.0, self._top(False) / self.sq)
 
 def moments(X, device=None) -> Moments:
     "The `Moments` of `X` (n > d), for `anisotropy(X, center, moments=...)` with both values of `center`."
@@ -130,12 +144,10 @@ def anisotropy(
     return min(1.0, _top_eig(_gram(X, rows=n <= d)) / tr.item())   # rank-1 clouds can round a hair above 1
 
 # %% ../nbs/01_anisotropy.ipynb #24bb64a2
-def _shares(G, u=None) -> np.ndarray:
-    "Eigenvalues of A + u u^T (A symmetric from the upper triangle G) as shares of their sum, descending; those below the rounding level d eps lambda_1 set to 0."
-    S = G.triu() + G.triu(1).T
-    if u is not None: S = S + torch.outer(u.to(S), u.to(S))
-    eigenvalues = torch.linalg.eigvalsh(S).flip(0).cpu().numpy()
-    eigenvalues[eigenvalues <= len(S) * np.finfo(np.float64).eps * eigenvalues[0]] = 0   # zero, as far as float64 can tell
+def _shares(eigenvalues:torch.Tensor) -> np.ndarray:
+    "Ascending eigenvalues (`_eigenvalues`) as shares of their sum, descending; those below the rounding level d eps lambda_1 set to 0."
+    eigenvalues = eigenvalues.flip(0).cpu().numpy()
+    eigenvalues[eigenvalues <= len(eigenvalues) * np.finfo(np.float64).eps * eigenvalues[0]] = 0   # zero, as far as float64 can tell
     return eigenvalues / eigenvalues.sum()
 
 # %% ../nbs/01_anisotropy.ipynb #3546a37b
@@ -150,13 +162,13 @@ def spectrum(
         _check_moments(X, moments)
         if center: _refuse_no_spread(moments.identical, moments.sq_centered, moments.n, center)
         else: _refuse_no_spread(False, moments.sq, moments.n, center)
-        return _shares(moments.gram, None if center else math.sqrt(moments.n) * moments.mean)
+        return _shares(moments.eigenvalues(center))
     X = square_safe(as_points(X, min_points=2, device=device).double())[0]
     if center:
         _refuse_no_spread(bool((X == X[0]).all()), 1.0, len(X), center)
         X = _center(X)
     _refuse_no_spread(False, X.square().sum().item(), len(X), center)
-    return _shares(_gram(X, rows=len(X) <= X.shape[1]))
+    return _shares(_eigenvalues(_gram(X, rows=len(X) <= X.shape[1])))
 
 # %% ../nbs/01_anisotropy.ipynb #86fb89e8
 def _refuse_no_spread(identical:bool, total:float, n:int, center:bool):
@@ -195,10 +207,9 @@ def alpha_req(
 
 # %% ../nbs/01_anisotropy.ipynb #79df70e8
 def _middle(values:torch.Tensor) -> torch.Tensor:
-    "The median of a 1-D tensor where it is, by two order statistics: the mean of the two middle values for an even count, in their dtype (numpy's arithmetic)."
-    n = values.numel()
-    lower, upper = (values.kthvalue(rank).values for rank in ((n + 1) // 2, n // 2 + 1))
-    return (lower + upper) / 2
+    "The median of a 1-D tensor where it is, from one sort: the mean of the two middle values for an even count, in their dtype (numpy's arithmetic)."
+    ordered, n = values.sort().values, values.numel()
+    return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
 
 def _median_abs(A:torch.Tensor) -> float:
     "The median of |A| over all entries (the mean of the two middle ones for an even count), refused if 0; a GPU's A stays there."
