@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import torch
 from .anisotropy import anisotropy, moments, average_cosine, InterSim, IntraSim, rankme, alpha_req, massive_ratio
-from .knn import as_matrix, as_points, checked_points, resolution_of
+from .knn import as_matrix, as_points, checked_points
 from .intrinsic_dim import twonn, mada, mom, mle, gride, distinct_knn, batch_indices
 from .neighbours import pair_geometry
 from .data import TextSource, checked_documents, token_windows
@@ -207,13 +207,12 @@ def _batch_rows(X, ms, batch_size, seed):
     if not ms: return {}
     kmax = max(m.k for m in ms)
     vals = {m.name: [] for m in ms}
-    points = as_matrix(X)
-    resolution = resolution_of(points)               # a float16 / bfloat16 store: twins at the resolution it was computed in
+    points = as_matrix(X)                            # as stored (a half-precision store is upcast batch by batch)
     as_points(points, min_points=0)                  # checked once here, not again in every batch
     with checked_points():
         for b in batch_indices(len(points), batch_size, True, seed):
-            Xb = as_points(points[torch.from_numpy(b).to(points.device)])   # float32 for the metrics
-            nb = distinct_knn(Xb, kmax, resolution=resolution) if kmax else None
+            Xb = as_points(points[torch.from_numpy(b).to(points.device)])   # float32: float32's twin rule, see above
+            nb = distinct_knn(Xb, kmax) if kmax else None
             mo = moments(Xb) if any(m.moments for m in ms) and len(Xb) > Xb.shape[1] else None
             for m in ms:
                 kw = dict(neighbors=nb) if m.k else dict(moments=mo) if m.moments else {}
@@ -322,7 +321,7 @@ def auto_progress(progress=None) -> bool:
 
 # %% ../nbs/06a_profile.ipynb #ea2bc2c7
 def stored_vectors(states:torch.Tensor) -> torch.Tensor:
-    "A layer's vectors as a profile keeps them: where they were computed (a GPU model's stay on the GPU), float16 and bfloat16 as computed (exact, half the memory, and the twin rule sees their resolution), other dtypes as float32."
+    "A layer's vectors as a profile keeps them: where they were computed (a GPU model's stay on the GPU), float16 and bfloat16 as computed (exact in float32, half the memory), other dtypes as float32."
     return states if states.dtype in (torch.float16, torch.bfloat16) else states.float()
 
 def _forward_chunks(model, ids_all, masks, n_tokens, forward_batch, layers, progress, desc, to_cpu:bool=False):
