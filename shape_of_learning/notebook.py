@@ -20,9 +20,9 @@ from .checks import integer
 from .checkpoints import SweepError
 
 # %% auto #0
-__all__ = ['CONFIGS', 'COLAB_MARK', 'USER_ERRORS', 'DEBUG_WORDS', 'NotebookError', 'check_config', 'stored', 'recorded_seconds',
-           'cost_text', 'prepare', 'colab_cell', 'run_all', 'error_line', 'debugging', 'one_line_errors', 'notebooks',
-           'sol_runall']
+__all__ = ['CONFIGS', 'COLAB_MARK', 'THREAD_POOLS', 'USER_ERRORS', 'DEBUG_WORDS', 'NotebookError', 'check_config', 'stored',
+           'recorded_seconds', 'cost_text', 'prepare', 'colab_cell', 'kernel_env', 'run_all', 'error_line', 'debugging',
+           'one_line_errors', 'notebooks', 'sol_runall']
 
 # %% ../nbs/11e_notebook.ipynb #1c4ac088
 CONFIGS = ("offline", "quick", "rehearsal", "paper")
@@ -106,15 +106,24 @@ def colab_cell(path) -> str:
     if len(found) != 1: raise ValueError(f"{path}: {len(found)} Colab install cells (one expected)")
     return found[0]
 
+# %% ../nbs/11e_notebook.ipynb #13775480
+THREAD_POOLS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+def kernel_env(threads:int=None) -> dict:
+    "A kernel's environment: this one's, without MPLBACKEND (figures inline, as a reader's kernel draws them), and with `threads` for each thread pool the user has not set."
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    if threads: env.update({pool: str(int(threads)) for pool in THREAD_POOLS if pool not in os.environ})
+    return env
+
 # %% ../nbs/11e_notebook.ipynb #6c1f0b29
-def run_all(path, timeout:int=600, out=None) -> dict:
-    "Execute a notebook top to bottom in a fresh kernel from its folder, as Jupyter's Run All does; its record."
+def run_all(path, timeout:int=600, out=None, threads:int=None) -> dict:
+    "Execute a notebook top to bottom in a fresh kernel from its folder, as Jupyter's Run All does; its record. `threads`: the kernel's thread pools (`kernel_env`)."
     import nbclient, nbformat
     path = Path(path); nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
     nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(path.parent)}}).execute(
-        env={k: v for k, v in os.environ.items() if k != "MPLBACKEND"},   # figures inline, as a reader's kernel draws them
+        env=kernel_env(threads), 
         stderr=subprocess.DEVNULL)           # the kernel process's own log (cells' stderr comes back as their outputs)
     outputs = [(k, o) for k, c in enumerate(nb.cells) if c.cell_type == "code" for o in c.outputs]
     errors = [(k, o) for k, o in outputs if o.output_type == "error"]
@@ -187,8 +196,9 @@ def sol_runall(
     if out and Path(out).exists() and not Path(out).is_dir(): raise ValueError(f"--out {out} is a file; name a folder for the executed notebooks")
     found = notebooks(paths or ["nbs/figures"])
     if not found: raise FileNotFoundError(f"no notebooks in {', '.join(paths or ['nbs/figures'])}")
-    with ThreadPoolExecutor(workers) as pool:
-        records = list(pool.map(lambda p: run_all(p, timeout, out), found))
+    threads = max(1, len(os.sched_getaffinity(0)) // workers) if hasattr(os, "sched_getaffinity") else None
+    with ThreadPoolExecutor(workers) as pool:                   # each kernel its share of the cores (`kernel_env`)
+        records = list(pool.map(lambda p: run_all(p, timeout, out, threads), found))
     table = pd.DataFrame(records)
     with pd.option_context("display.width", 250, "display.max_colwidth", 120):
         print(table.to_string(index=False))
