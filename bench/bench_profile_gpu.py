@@ -4,6 +4,7 @@
     python bench/bench_profile_gpu.py --model smollm2 --tokens 65536              # every metric, three dtypes
     python bench/bench_profile_gpu.py --model PATH.gguf --text PATH.xml.bz2 --dtypes float32,bfloat16
     python bench/bench_profile_gpu.py --model FOLDER --random-weights      # the folder's config and tokenizer, random weights
+    python bench/bench_profile_gpu.py --groups --dtypes float32            # also each group of metrics alone, same model
 
 For each dtype: the model is cast from one float32 load and placed on the GPU; a bare forward pass over the same
 windows (`model(ids)`, synchronized) is timed before and after the profile; `layer_profile` with every metric of
@@ -18,6 +19,9 @@ from shape_of_learning.profile import METRICS, ProfileSpec, layer_profile, cache
 from shape_of_learning.data import wiki_source
 
 TARGET = 1.2
+GROUPS = {"kNN estimators": ("twonn", "mada", "mom", "mle", "gride"), "anisotropies": ("anisotropy", "anisotropy_uncentered"),
+          "RankMe, alpha-ReQ": ("rankme", "alpha_req"), "pair metrics": ("overlap", "imbalance_forward", "imbalance_backward"),
+          "massive": ("massive",), "cosine": ("avg_cos", "avg_cos_centered", "intersim", "intrasim")}
 
 
 def main():
@@ -28,6 +32,8 @@ def main():
     ap.add_argument("--forward-batch", type=int, default=32); ap.add_argument("--metrics", default="all")
     ap.add_argument("--dtypes", default="float32,bfloat16,float16")
     ap.add_argument("--csv", default=None, help="write every profile's rows here (a dtype column), after each dtype")
+    ap.add_argument("--groups", action="store_true", help="after the first dtype's profile, time each group of metrics "
+                    "alone on the same model (each includes the forward pass, the collection and the outlier rule)")
     ap.add_argument("--random-weights", action="store_true", help="a folder's config.json and tokenizer with random weights "
                     "(times and memory as the real model's; the values are not)")
     ap.add_argument("--device", default="cuda", help="cuda (default), or cpu for a smoke run")
@@ -73,6 +79,13 @@ def main():
         mem_prof = peak()
         f1 = forward()
         t_fwd = (f0 + f1) / 2
+        if a.groups and not rows:
+            for group, names in GROUPS.items():
+                chosen = tuple(m for m in names if m in metrics)
+                if not chosen: continue
+                sync(); t = time.perf_counter()
+                layer_profile(model, tok, src, spec, metrics=chosen)
+                sync(); print(f"  {name} {group:18s} alone: {time.perf_counter() - t:7.2f} s", flush=True)
         frames[name] = df.assign(dtype=name)
         if a.csv: pd.concat(frames.values()).to_csv(a.csv, index=False)
         rows.append(dict(dtype=name, forward_s=t_fwd, profile_s=t_prof, ratio=t_prof / t_fwd,
