@@ -28,7 +28,7 @@ __all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'PROFILE_WORDS
            'ProfileSpec', 'profile_spec', 'spec_signature', 'special_affixes', 'window_inputs', 'memory_budget',
            'outlier_mask', 'metric_rows', 'cached_windows', 'pair_rows', 'special_inside', 'window_masks',
            'auto_progress', 'stored_vectors', 'model_positions', 'layer_profile', 'outlier_tokens', 'layer_vectors',
-           'profile_lines', 'words', 'line_name', 'profile_figure']
+           'vector_positions', 'profile_lines', 'words', 'line_name', 'profile_figure']
 
 # %% ../nbs/06a_profile.ipynb #c88f9d42
 @dataclass(frozen=True)
@@ -392,7 +392,7 @@ def model_positions(model) -> int | None:
             return module.num_embeddings - module.padding_idx - 1      # ids padding_idx + 1 .. num_embeddings - 1
     return limit
 
-# %% ../nbs/06a_profile.ipynb #f6979269
+# %% ../nbs/06a_profile.ipynb #509c81e5
 def _layer_index(layers, n_layers) -> list:
     "Sorted, checked layer indices (negative ones from the end)."
     if layers is None: return list(range(n_layers))
@@ -400,43 +400,53 @@ def _layer_index(layers, n_layers) -> list:
     if bad: raise ValueError(f"layers {bad} out of range: this model has entries 0..{n_layers - 1} (or -{n_layers}..-1)")
     return sorted({l % n_layers for l in layers})
 
+# %% ../nbs/06a_profile.ipynb #bc4e1ada
+def _position_keeps(prefix:int, suffix:int, spec) -> dict:
+    "(special, first) -> the positions of a model input (`prefix` special tokens, the window, `suffix` special tokens) each position policy counts."
+    keeps = {}
+    for special, first in product(spec.values("special"), spec.values("first")):
+        keep = torch.ones(prefix + spec.window + suffix, dtype=torch.bool)
+        if special == "drop": keep[:prefix] = False; keep[prefix + spec.window:] = False
+        if first == "drop": keep[0] = False
+        if not keep.any(): raise ValueError(f"the position policy special={special!r}, first={first!r} leaves no token of a window")
+        keeps[special, first] = keep
+    return keeps
+
+# %% ../nbs/06a_profile.ipynb #44cda08e
+def _draw_windows(name, docs, tokenizer, keeps, prefix:int, spec) -> tuple:
+    "One source's windows, drawn once for every position policy: (model inputs, {policy: kept positions}), with windows enough that each policy keeps n_tokens once the special tokens inside the text are dropped."
+    n_tokens, inner = spec.n_tokens, special_inside(tokenizer)
+    first_draw = wanted = max(math.ceil(n_tokens / int(k.sum())) for k in keeps.values())
+    while True:                                      # special tokens inside the text, dropped, may leave too few
+        try: ids_all = cached_windows(docs, tokenizer, spec.window, wanted, spec.seed, spec.source_tokens)
+        except ValueError:                           # more windows than the source has: all of them
+            if wanted is None or wanted == first_draw: raise
+            wanted, ids_all = None, cached_windows(docs, tokenizer, spec.window, None, spec.seed, spec.source_tokens)
+        masks = window_masks(ids_all, keeps, inner, prefix, spec.window)
+        fewest = min(int(m.sum()) for m in masks.values())
+        if fewest >= n_tokens: return ids_all, masks
+        if wanted is None:
+            raise ValueError(f"source {name!r}: its {len(ids_all)} windows of {spec.window} tokens hold {fewest} tokens once the "
+                             f"special tokens inside its text are dropped, fewer than n_tokens={n_tokens}; lower n_tokens "
+                             "or pass special='keep'")
+        wanted = math.ceil(wanted * n_tokens / max(fewest, 1)) + 1
+
+# %% ../nbs/06a_profile.ipynb #6ae2fd77
 def _plan(model, tokenizer, source, spec):
     "Position policies, windows and measured layers of a profile: (keeps, plan, measured); plan: (source, inputs, masks, token ids)."
     if tokenizer is None: raise ValueError("layer_profile needs the model's tokenizer; got None (load_model(..., tokenizer=True), "
                                            "or tokenizer='REPO or folder' for checkpoints that ship none)")
     sources = _as_sources(source)
     pre, post = special_affixes(tokenizer)
-    window = spec.window
     limit = model_positions(model)
-    if limit and len(pre) + window + len(post) > limit:
-        raise ValueError(f"windows of {window} tokens plus {len(pre) + len(post)} special tokens exceed the model's "
+    if limit and len(pre) + spec.window + len(post) > limit:
+        raise ValueError(f"windows of {spec.window} tokens plus {len(pre) + len(post)} special tokens exceed the model's "
                          f"{limit} positions; use window <= {limit - len(pre) - len(post)}")
-    keeps = {}                                       # (special, first) -> positions of a window that count
-    for special, first in product(spec.values("special"), spec.values("first")):
-        keep = torch.ones(len(pre) + window + len(post), dtype=torch.bool)
-        if special == "drop": keep[:len(pre)] = False; keep[len(pre) + window:] = False
-        if first == "drop": keep[0] = False
-        if not keep.any(): raise ValueError(f"the position policy special={special!r}, first={first!r} leaves no token of a window")
-        keeps[special, first] = keep
-    n_tokens, inner = spec.n_tokens, special_inside(tokenizer)
-    n_win = max(math.ceil(n_tokens / int(k.sum())) for k in keeps.values())   # one draw serves every position policy
+    keeps = _position_keeps(len(pre), len(post), spec)
     plan = []                                        # (name, model inputs, {policy: kept positions}, {policy: token ids})
     for name, docs in sources:
-        wanted = n_win
-        while True:                                  # special tokens inside the text, dropped, may leave too few
-            try: ids_all = cached_windows(docs, tokenizer, window, wanted, spec.seed, spec.source_tokens)
-            except ValueError:                       # more windows than the source has: all of them
-                if wanted is None or wanted == n_win: raise
-                wanted, ids_all = None, cached_windows(docs, tokenizer, window, None, spec.seed, spec.source_tokens)
-            masks = window_masks(ids_all, keeps, inner, len(pre), window)
-            fewest = min(int(m.sum()) for m in masks.values())
-            if fewest >= n_tokens: break
-            if wanted is None:
-                raise ValueError(f"source {name!r}: its {len(ids_all)} windows of {window} tokens hold {fewest} tokens once the "
-                                 f"special tokens inside its text are dropped, fewer than n_tokens={n_tokens}; lower n_tokens "
-                                 "or pass special='keep'")
-            wanted = math.ceil(wanted * n_tokens / max(fewest, 1)) + 1
-        plan.append((name, ids_all, masks, {p: ids_all[m][:n_tokens].numpy() for p, m in masks.items()}))
+        ids_all, masks = _draw_windows(name, docs, tokenizer, keeps, len(pre), spec)
+        plan.append((name, ids_all, masks, {p: ids_all[m][:spec.n_tokens].numpy() for p, m in masks.items()}))
     n_layers = model.config.num_hidden_layers + (2 if model_kind(model.config) == "decoder" else 1)   # see the table above
     return keeps, plan, _layer_index(spec.layers, n_layers)
 
@@ -699,6 +709,26 @@ def layer_vectors(
     out = {l: torch.cat(v) for l, v in parts.items()}
     if spec.outliers == "drop": out = {l: X[~outlier_mask(X, spec.outlier_factor)] for l, X in out.items()}
     return out if many else out[measured[0]]
+
+# %% ../nbs/06a_profile.ipynb #e409adf4
+def vector_positions(
+    tokenizer,                     # the model's tokenizer
+    source,                        # one text source (as `layer_vectors` takes)
+    spec:ProfileSpec=None,         # the profile's windows and policies (one value per position policy)
+    **options,                     # ProfileSpec fields
+) -> pd.DataFrame:                  # window_index, position (in the model input), token_id: one row per vector, in order
+    "Where each row of `layer_vectors(..., spec)` comes from, without a forward pass."
+    spec = profile_spec(spec, **options)
+    several = [k for k in ("special", "first") if len(spec.values(k)) > 1]
+    if several: raise ValueError(f"vector_positions takes one value of each position policy; {several} have several")
+    (name, docs), *more = _as_sources(source)
+    if more: raise ValueError("vector_positions takes one text source; call it once per source")
+    pre, post = special_affixes(tokenizer)
+    keeps = _position_keeps(len(pre), len(post), spec)
+    ids_all, masks = _draw_windows(name, docs, tokenizer, keeps, len(pre), spec)
+    where = next(iter(masks.values())).nonzero()[:spec.n_tokens]
+    return pd.DataFrame(dict(window_index=where[:, 0].numpy(), position=where[:, 1].numpy(),
+                             token_id=ids_all[where[:, 0], where[:, 1]].numpy()))
 
 # %% ../nbs/06a_profile.ipynb #d072e29a
 LINE_KEYS = ("table", "model", "revision", "step", "source", "special", "first", "outliers")

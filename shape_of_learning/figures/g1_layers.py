@@ -6,18 +6,16 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/g1_layers.ht
 
 # %% ../../nbs/figures/g1_layers.ipynb #5d86e3ae
 from __future__ import annotations
-import math, time
+import time
 from dataclasses import dataclass, replace
 from typing import ClassVar
 import numpy as np
 import pandas as pd
-import torch
 from ..anisotropy import massive_activations
 from ..checkpoints import read_rows
 from ..data import text_source
 from ..hidden import layer_names
-from ..profile import (ProfileSpec, layer_profile, layer_vectors, memory_budget, special_affixes,
-                                       special_inside, cached_windows, window_masks)
+from ..profile import ProfileSpec, layer_profile, layer_vectors, memory_budget, vector_positions
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, colors, markers, token_text, GREY
@@ -26,9 +24,9 @@ from .p1_study import turning_points
 
 # %% auto #0
 __all__ = ['LAYER_METRICS', 'POSITION_POLICIES', 'LAYERS_VERSION', 'LAYERS_CONFIGS', 'LAYERS', 'PROFILE_COLUMNS',
-           'MASSIVE_COLUMNS', 'PAIR_METRICS', 'LAYER_PANELS', 'LayersConfig', 'layers_spec', 'vector_tokens',
-           'massive_rows', 'layers_job', 'compute_layers', 'id_peak', 'checked_rows', 'mid_peak', 'id_profiles',
-           'neighbour_change', 'massive_summary', 'plot_layers', 'layers_findings']
+           'MASSIVE_COLUMNS', 'PAIR_METRICS', 'LAYER_PANELS', 'LayersConfig', 'layers_spec', 'massive_rows',
+           'layers_job', 'compute_layers', 'id_peak', 'checked_rows', 'mid_peak', 'id_profiles', 'neighbour_change',
+           'massive_summary', 'plot_layers', 'layers_findings']
 
 # %% ../../nbs/figures/g1_layers.ipynb #79d33a7b
 LAYER_METRICS = ("gride", "rankme", "alpha_req", "massive", "overlap", "imbalance_forward", "imbalance_backward")
@@ -58,31 +56,6 @@ def layers_spec(cfg:LayersConfig, window:int, seed:int) -> ProfileSpec:
     return ProfileSpec(metrics=LAYER_METRICS, n_tokens=cfg.n_tokens, batch_size=min(cfg.batch_size, cfg.n_tokens), window=window,
                        seed=seed)
 
-# %% ../../nbs/figures/g1_layers.ipynb #800a8d46
-def vector_tokens(tokenizer, source, spec:ProfileSpec) -> pd.DataFrame:
-    "Where each row of `layer_vectors(..., spec)` comes from: window_index, position (in the model input) and token_id, one row per vector in order (one value of each position policy)."
-    several = [k for k in ("special", "first") if len(spec.values(k)) > 1]
-    if several: raise ValueError(f"vector_tokens takes one value of each position policy; {several} have several")
-    pre, post = special_affixes(tokenizer)
-    keep = torch.ones(len(pre) + spec.window + len(post), dtype=torch.bool)
-    if spec.special == "drop": keep[:len(pre)] = False; keep[len(pre) + spec.window:] = False
-    if spec.first == "drop": keep[0] = False
-    if not keep.any(): raise ValueError(f"the position policy special={spec.special!r}, first={spec.first!r} leaves no token of a window")
-    inner, n_windows = special_inside(tokenizer), math.ceil(spec.n_tokens / int(keep.sum()))
-    wanted = n_windows
-    while True:                                      # as the profile draws: more windows while special tokens leave too few
-        try: ids_all = cached_windows(source, tokenizer, spec.window, wanted, spec.seed, spec.source_tokens)
-        except ValueError:                           # more windows than the source has: all of them
-            if wanted is None or wanted == n_windows: raise
-            wanted, ids_all = None, cached_windows(source, tokenizer, spec.window, None, spec.seed, spec.source_tokens)
-        mask = window_masks(ids_all, {(spec.special, spec.first): keep}, inner, len(pre), spec.window)[spec.special, spec.first]
-        if int(mask.sum()) >= spec.n_tokens: break
-        if wanted is None: raise ValueError(f"the source holds {int(mask.sum())} kept tokens, fewer than n_tokens={spec.n_tokens}")
-        wanted = math.ceil(wanted * spec.n_tokens / max(int(mask.sum()), 1)) + 1
-    where = mask.nonzero()[:spec.n_tokens]
-    return pd.DataFrame(dict(window_index=where[:, 0].numpy(), position=where[:, 1].numpy(),
-                             token_id=ids_all[where[:, 0], where[:, 1]].numpy()))
-
 # %% ../../nbs/figures/g1_layers.ipynb #afd26e00
 def massive_rows(model, tokenizer, source, spec:ProfileSpec, top:int=5, policies=POSITION_POLICIES, progress:bool=False) -> pd.DataFrame:
     "The `top` largest |entries| of every entry's vectors under each (special, first) of `policies` (`spec`'s windows otherwise): one row per policy x layer x rank with the token, dimension, value and ratio to the median |entry|."
@@ -91,7 +64,7 @@ def massive_rows(model, tokenizer, source, spec:ProfileSpec, top:int=5, policies
     frames = []
     for special, first in policies:
         policy = replace(spec, special=special, first=first, outliers="keep", metrics=("massive",), layers=None)
-        where = vector_tokens(tokenizer, source, policy)
+        where = vector_positions(tokenizer, source, policy)
         for start in range(0, len(names), group):
             vectors = layer_vectors(model, tokenizer, source, list(range(start, min(start + group, len(names)))), policy,
                                     progress=progress)

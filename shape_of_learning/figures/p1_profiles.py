@@ -6,7 +6,6 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/p1_profiles.
 
 # %% ../../nbs/figures/p1_profiles.ipynb #dd768da9
 from __future__ import annotations
-import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
@@ -17,7 +16,7 @@ from ..checkpoints import ResultStore, job_key, read_rows
 from ..data import text_source
 from ..hidden import layer_names
 from ..profile import (ProfileSpec, layer_profile, layer_vectors, outlier_mask, metric_rows,
-                                       special_affixes, special_inside, cached_windows, window_masks)
+                                       vector_positions)
 from ..models import load_model
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
 from ..reproduce import TaskConfig, Task, register, run_task, dtype_column, default_cache
@@ -29,9 +28,8 @@ __all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'PROFILE_METRICS'
            'SEED_KEYS', 'PANELS', 'FACTOR_COLORS', 'GREY', 'SWEEP_RULES', 'RULE_WORDS', 'ProfileConfig',
            'profile_spec_of', 'outlier_sweep', 'job_store', 'seed_job', 'profile_job', 'compute_profiles',
            'compute_avgcos', 'main_rows', 'seed_means', 'top_tokens', 'shown_tokens', 'plot_sweep',
-           'plot_profile_panels', 'profile_summary', 'bell_test', 'kept_token_ids', 'any_layer_mask', 'sweep_rows',
-           'sweep_summary', 'plot_first_position', 'plot_profiles', 'plot_avgcos', 'profile_findings',
-           'avgcos_findings']
+           'plot_profile_panels', 'profile_summary', 'bell_test', 'any_layer_mask', 'sweep_rows', 'sweep_summary',
+           'plot_first_position', 'plot_profiles', 'plot_avgcos', 'profile_findings', 'avgcos_findings']
 
 # %% ../../nbs/figures/p1_profiles.ipynb #43a064da
 @dataclass(frozen=True)
@@ -72,7 +70,8 @@ def outlier_sweep(model, tokenizer, source, spec:ProfileSpec, factors, model_nam
     spec = replace(spec, first="drop", outliers="keep", metrics=("anisotropy",))
     names = layer_names(model.config)
     vectors = layer_vectors(model, tokenizer, source, list(range(len(names))), spec, progress=progress)
-    rows = sweep_rows(vectors, kept_token_ids(tokenizer, source, spec), factors, spec.batch_size, spec.seed, names, tokenizer)
+    ids = vector_positions(tokenizer, source, spec).token_id.to_numpy()
+    rows = sweep_rows(vectors, ids, factors, spec.batch_size, spec.seed, names, tokenizer)
     meta = dict(model=model_name, revision=None, n_tokens=spec.n_tokens, window=spec.window, batch_size=spec.batch_size,
                 seed=spec.seed, source=source.name, special=spec.special, first="drop", outliers="drop", stream=False,
                 source_tokens=spec.source_tokens)
@@ -343,20 +342,7 @@ def bell_test(t, metric:str="anisotropy", outliers:str="keep", rel:float=0.05, l
         rows.append(row)
     return pd.DataFrame(rows)
 
-# %% ../../nbs/figures/p1_profiles.ipynb #6e4f8a72
-def kept_token_ids(tokenizer, source, spec:ProfileSpec) -> np.ndarray:
-    "The token ids of the vectors `profile.layer_vectors` returns under `spec` (one source, one value of each policy), in the same order: the kept positions of the drawn windows, window by window."
-    pre, post = special_affixes(tokenizer)
-    keep = torch.ones(len(pre) + spec.window + len(post), dtype=torch.bool)
-    if spec.special == "drop": keep[:len(pre)] = False; keep[len(pre) + spec.window:] = False
-    if spec.first == "drop": keep[0] = False
-    inner, wanted = special_inside(tokenizer), math.ceil(spec.n_tokens / int(keep.sum()))
-    while True:                                      # as the profile draws: more windows while special tokens leave too few
-        ids_all = cached_windows(source, tokenizer, spec.window, wanted, spec.seed, spec.source_tokens)
-        mask = window_masks(ids_all, {(spec.special, spec.first): keep}, inner, len(pre), spec.window)[spec.special, spec.first]
-        if int(mask.sum()) >= spec.n_tokens: return ids_all[mask][:spec.n_tokens].numpy()
-        wanted = math.ceil(wanted * spec.n_tokens / max(int(mask.sum()), 1)) + 1
-
+# %% ../../nbs/figures/p1_profiles.ipynb #7bee93ec
 def any_layer_mask(norms, factor:float) -> torch.Tensor:
     "True for the tokens whose norm exceeds `factor` times that layer's median norm at any layer (`norms`: layers x tokens)."
     norms = torch.as_tensor(norms, dtype=torch.float64)
