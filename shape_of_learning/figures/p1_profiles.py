@@ -327,7 +327,7 @@ def bell_test(t, metric:str="anisotropy", outliers:str="keep", rel:float=0.05, l
             row.update(peak_layer=L, depth=L / last, peak=r.value, peak_sd=r.value_sd, above_first=r.from_first,
                        above_first_low=r.from_first_low, above_last=r.to_last, above_last_low=r.to_last_low,
                        margin=rel * max(r.value, abs(m.value.iloc[0]), abs(m.value.iloc[-1])),
-                       above_first_batch_low=low(L, 0), above_last_batch_low=low(L, last))
+                       above_first_batch_low=low(L, int(m.index[0])), above_last_batch_low=low(L, last))
         where = lambda: (f"{row['peak']:.3f}" + (f" ± {row['peak_sd']:.3f} (sd over {n} seeds)" if n > 1 else "")
                          + f" at layer {row['peak_layer']} (relative depth {row['depth']:.2f})")
         low_text = lambda k: f" ({level:.0%} interval over seeds from {row[k + '_low']:.3f})" if n > 1 else ""
