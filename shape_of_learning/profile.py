@@ -319,14 +319,15 @@ def auto_progress(progress=None) -> bool:
     return type(shell).__name__ == "ZMQInteractiveShell" or sys.stderr.isatty()
 
 
-# %% ../nbs/06a_profile.ipynb #ea2bc2c7
+# %% ../nbs/06a_profile.ipynb #23d284e2
 def stored_vectors(states:torch.Tensor) -> torch.Tensor:
     "A layer's vectors as a profile keeps them: where they were computed (a GPU model's stay on the GPU), float16 and bfloat16 as computed (exact in float32, half the memory), other dtypes as float32."
     return states if states.dtype in (torch.float16, torch.bfloat16) else states.float()
 
+# %% ../nbs/06a_profile.ipynb #70529d26
 def _forward_chunks(model, ids_all, masks, n_tokens, forward_batch, layers, progress, desc, to_cpu:bool=False):
     "Per forward batch: (layer names, {(layer, position policy): its vectors, `stored_vectors` or with `to_cpu` float32 on the CPU}), until every policy has n_tokens; `masks` holds each policy's kept positions of every window."
-    dev, d = next(model.parameters()).device, model.config.hidden_size
+    dev = next(model.parameters()).device
     filled = {p: 0 for p in masks}
     kd = {p: k.to(dev) for p, k in masks.items()}
     starts = range(0, len(ids_all), forward_batch)
@@ -348,6 +349,7 @@ def _forward_chunks(model, ids_all, masks, n_tokens, forward_batch, layers, prog
         yield ls.names, out
         if all(f >= n_tokens for f in filled.values()): break
 
+# %% ../nbs/06a_profile.ipynb #9b3b476a
 class _Stream:
     "Streaming cosine metrics of one layer; outlier threshold from the median norm of its first `ref` vectors."
     def __init__(self, metrics, ref, factor, drop):
