@@ -86,7 +86,7 @@ class Moments:
     sq_centered: float      # ||X_c||_F^2
     sq: float               # ||X||_F^2
     identical: bool         # all points are equal (the centered cloud has no spread)
-    solved: dict = field(default_factory=dict, repr=False)   # {center: every eigenvalue}, each computed once
+    solved: dict = field(default_factory=dict, repr=False, compare=False)   # {center: every eigenvalue}, each computed once
 
     def eigenvalues(self, center:bool=True) -> torch.Tensor:
         "Every eigenvalue of X_c^T X_c (center) or of X^T X, ascending: one eigendecomposition, shared by the spectral metrics."
