@@ -123,7 +123,7 @@ def run_all(path, timeout:int=600, out=None, threads:int=None) -> dict:
     start = time.perf_counter()
     nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(path.parent)}}).execute(
-        env=kernel_env(threads), 
+        env=kernel_env(threads),
         stderr=subprocess.DEVNULL)           # the kernel process's own log (cells' stderr comes back as their outputs)
     outputs = [(k, o) for k, c in enumerate(nb.cells) if c.cell_type == "code" for o in c.outputs]
     errors = [(k, o) for k, o in outputs if o.output_type == "error"]
@@ -196,7 +196,8 @@ def sol_runall(
     if out and Path(out).exists() and not Path(out).is_dir(): raise ValueError(f"--out {out} is a file; name a folder for the executed notebooks")
     found = notebooks(paths or ["nbs/figures"])
     if not found: raise FileNotFoundError(f"no notebooks in {', '.join(paths or ['nbs/figures'])}")
-    threads = max(1, len(os.sched_getaffinity(0)) // workers) if hasattr(os, "sched_getaffinity") else None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1   # macOS, Windows: no affinity
+    threads = max(1, cores // workers)
     with ThreadPoolExecutor(workers) as pool:                   # each kernel its share of the cores (`kernel_env`)
         records = list(pool.map(lambda p: run_all(p, timeout, out, threads), found))
     table = pd.DataFrame(records)
