@@ -22,7 +22,7 @@ from ..hidden import layer_list
 from ..profile import cached_windows, special_affixes
 from ..train import trained_series, training_log, get_preset
 from ..reproduce import TaskConfig, Task, register
-from ..style import figure, styled, title, label, style, width_inches
+from ..style import styled, title, label, style, width_inches
 from .training import sweep_source
 from .p1_study import turning_points
 
@@ -65,9 +65,12 @@ class SpectraConfig(TaskConfig):
 
     def __post_init__(self):
         super().__post_init__()
+        if isinstance(self.metrics, str): raise ValueError(f"SpectraConfig.metrics is a tuple of names, e.g. {SPECTRA_METRICS + ('anisotropy',)}; got the str {self.metrics!r}")
         lacking = [m for m in SPECTRA_METRICS if m not in self.metrics]
         if lacking: raise ValueError(f"SpectraConfig.metrics must include {list(SPECTRA_METRICS)}: the phases are read from them; lacks {lacking}")
         if self.layers is not None: object.__setattr__(self, "layers", layer_list(self.layers, "SpectraConfig.layers"))
+        if self.layers is not None and -1 not in self.layers:      # the phases are read at the final norm: refused now, not after a sweep
+            raise ValueError(f"SpectraConfig.layers must include -1, the final norm, where the phases are read; got {self.layers}")
         for run in self.runs:
             if not (isinstance(run, tuple) and len(run) == 3 and isinstance(run[2], int) and run[2] > 1):
                 raise ValueError(f"SpectraConfig.runs holds (label, series spec, window > 1) entries; got {run!r}")
@@ -96,7 +99,7 @@ LOSS_BLOCK = 2**25         # float64 logits upcast at a time (256 MiB)
 @torch.no_grad()
 def heldout_loss(model, tokenizer, ck, source=None, n_tokens:int=8192, window:int=127, seed:int=0, forward_batch:int=8) -> pd.DataFrame:
     "Mean next-token cross-entropy (nats per token) on the windows a profile of `n_tokens` draws (same seed, window, count): every text token after the first position predicted from its left context, in float64 a block of positions at a time; one row."
-    pre, post = special_affixes(tokenizer)
+    pre, _ = special_affixes(tokenizer)
     kept = window - (0 if pre else 1)                      # content tokens a profile keeps per window (first position dropped)
     ids = cached_windows(source, tokenizer, window, -(-n_tokens // kept), seed)
     device = next(model.parameters()).device
