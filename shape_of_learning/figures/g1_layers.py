@@ -15,10 +15,10 @@ from ..anisotropy import massive_activations
 from ..checkpoints import read_rows
 from ..data import text_source
 from ..hidden import layer_names
-from ..profile import ProfileSpec, layer_profile, layer_vectors, memory_budget, vector_positions
+from ..profile import METRICS, ProfileSpec, layer_profile, layer_vectors, memory_budget, vector_positions
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
 from ..reproduce import TaskConfig, Task, register, dtype_column
-from ..style import figure, styled, title, label, colors, markers, token_text, GREY
+from ..style import figure, styled, title, label, colors, token_text, GREY
 from .p1_profiles import bell_test, seed_means, seed_job, job_store
 from .p1_study import turning_points
 
@@ -44,6 +44,12 @@ class LayersConfig(TaskConfig):
     top: int = 5                      # largest |entries| named per layer and position policy (`anisotropy.massive_activations`)
     positive: ClassVar[tuple] = ("n_tokens", "batch_size", "top")
     seed_tuples: ClassVar[tuple] = ("seeds",)
+
+    def __post_init__(self):
+        super().__post_init__()
+        for entry in self.models:            # a bare name would fail only inside the sweep
+            if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[2], int) and entry[2] > 1):
+                raise ValueError(f"LayersConfig.models holds (label, model name, window > 1) entries, e.g. {OFFLINE_MODELS[0]}; got {entry!r}")
 
 LAYERS_CONFIGS = {
     "offline": LayersConfig("offline", OFFLINE_ABOUT),
@@ -198,7 +204,7 @@ def id_profiles(t:dict, models=None, metric:str="gride", rel:float=0.05, level:f
     return pd.DataFrame(rows)
 
 # %% ../../nbs/figures/g1_layers.ipynb #9e2733e5
-PAIR_METRICS = ("overlap", "imbalance_forward", "imbalance_backward")
+PAIR_METRICS = tuple(m for m in LAYER_METRICS if METRICS[m].scope == "pair")   # overlap, imbalance_forward, imbalance_backward
 
 def neighbour_change(t:dict, models=None) -> pd.DataFrame:
     "Per model (seeds' mean): the lowest overlap between consecutive entries, and over the block-to-block transitions the lowest overlap and the highest Delta both ways, whether each arrives in the high-ID phase (`id_profiles`), and the mean 1 - overlap of the transitions arriving inside the phase and outside it."
