@@ -18,20 +18,21 @@ import warnings
 from concurrent.futures import as_completed
 from .data import files_fingerprint
 from .profile import ProfileSpec, profile_spec, layer_profile
-from .models import load_model, dtype_name
+from .models import load_model, dtype_name, is_local_path
 from .checks import integer
 
 # %% auto #0
 __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'OLMO_REPOS', 'OLMO_BRANCH', 'WEIGHT_SUFFIXES',
-           'RETRIES', 'RETRY_WAIT', 'FAILURE_COLUMNS', 'STALE_DOWNLOAD', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES',
-           'FAILURES', 'MISSING_COLUMNS', 'Checkpoint', 'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints',
-           'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints', 'log_spaced', 'olmo_checkpoints',
-           'local_checkpoints', 'checkpoint_series', 'series', 'job_key', 'atomic_write', 'rows_table', 'ResultStore',
-           'read_rows', 'lfs_sha256', 'weight_files', 'weights_fingerprint', 'hub_fingerprint',
-           'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list', 'DamagedDownload', 'in_chain', 'transient',
-           'record_failure', 'clear_failure', 'failure_table', 'SweepError', 'out_of_memory', 'smaller_batches',
-           'disk_full', 'disk_full_error', 'check_download', 'clear_stale_downloads', 'Measure', 'profile_measure',
-           'measures', 'evict_checkpoint', 'tokenizer_key', 'in_hub_cache', 'run_job', 'sweep', 'job_done']
+           'RETRIES', 'RETRY_WAIT', 'FAILURE_TYPES', 'FAILURE_COLUMNS', 'STALE_DOWNLOAD', 'NOT_TOKENIZER',
+           'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES', 'MISSING_COLUMNS', 'Checkpoint', 'pythia_steps',
+           'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints',
+           'log_spaced', 'olmo_checkpoints', 'local_checkpoints', 'checkpoint_series', 'series', 'job_key',
+           'atomic_write', 'rows_table', 'ResultStore', 'read_rows', 'lfs_sha256', 'weight_files',
+           'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list',
+           'DamagedDownload', 'in_chain', 'transient', 'record_failure', 'clear_failure', 'failure_table', 'SweepError',
+           'out_of_memory', 'smaller_batches', 'disk_full', 'disk_full_error', 'check_download',
+           'clear_stale_downloads', 'Measure', 'profile_measure', 'measures', 'evict_checkpoint', 'tokenizer_key',
+           'in_hub_cache', 'run_job', 'sweep', 'job_done']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -264,13 +265,15 @@ class ResultStore:
         try: ok = r is not None and r["key"] == key and r["sha256"] == hashlib.sha256((self.path / str(r["file"])).read_bytes()).hexdigest()
         except OSError: ok = False
         if not ok:
-            warnings.warn(f"store {self.path}: the job of receipt {receipt} is damaged or partial (an unreadable receipt, "
+            rows = f" (its rows: {self.path / str(r['file'])})" if r is not None else ""
+            warnings.warn(f"store {self.path}: the job of receipt {receipt}{rows} is damaged or partial (an unreadable receipt, "
                           "or a CSV missing or unlike its hash); it is left out and will be redone")
         return ok
 
     def write(self, key:dict, df:pd.DataFrame):
         "Store the rows of a finished job (an index that holds data as columns). The CSV is named by its content, so two writers of one job never mix files."
         df = rows_table(df, f"the rows of job {key}")
+        if not len(df.columns): raise ValueError(f"the rows of job {key} have no columns: a table the store cannot read back")
         data = df.to_csv(index=False).encode()
         sha = hashlib.sha256(data).hexdigest()
         csv = self.path / f"{_key_hash(key)}.{sha[:16]}.csv"
@@ -293,7 +296,9 @@ class ResultStore:
         "All rows of the valid jobs among `keys` (default: every job), with the job hash as a column."
         frames = []
         for key in (self.keys() if keys is None else [k for k in keys if self.done(k)]):
-            frames.append(read_rows(self.csv_path(key)).assign(job=_key_hash(key)))
+            try: rows = read_rows(self.csv_path(key))
+            except pd.errors.EmptyDataError: rows = pd.DataFrame()     # a table without columns, stored before they were refused
+            frames.append(rows.assign(job=_key_hash(key)))
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     def __len__(self): return len(self.keys())
@@ -383,7 +388,8 @@ def hub_fingerprint(repo:str, revision:str=None, api=None) -> str:
             raise ValueError(f"{repo}@{revision or 'main'} is not on the Hub ({type(e).__name__}); list its branches with "
                              "checkpoints.hub_revisions") from e
         raise RuntimeError(f"cannot read the file metadata of {repo}@{revision or 'main'} ({type(e).__name__}: {e}); "
-                           "offline? verify where the Hub is reachable, or pass verify=False to the sweep") from e
+                           "offline? verify where the Hub is reachable, or pass verify=False to the sweep"
+                           + ("" if Path(repo).exists() else f" (no local folder {Path(repo).resolve()} exists either)")) from e
     sib = {s.rfilename: s for s in (info.siblings or [])}
     files = [sib[n] for n in _pick_weights(list(sib))]
     if not files: raise ValueError(f"{repo}@{revision or 'main'} lists no weight files (*.safetensors, *.bin or *.gguf)")
@@ -411,6 +417,8 @@ def checkpoint_fingerprint(ck, api=None) -> str:
     if Path(ck.model).exists():
         if ck.revision is not None: raise ValueError(f"{ck.model} is a local path; it has no revision {ck.revision!r}")
         return weights_fingerprint(ck.model)
+    if is_local_path(ck.model):                     # not a Hub id: a folder that is not there, not an offline Hub
+        raise FileNotFoundError(f"no such checkpoint folder or file: {Path(ck.model).expanduser()}")
     return hub_fingerprint(ck.model, ck.revision, api=api)
 
 def verify_checkpoints(checkpoints, api=None, cache=None, progress:bool=False, errors:dict=None) -> pd.DataFrame:
@@ -473,19 +481,37 @@ def _failure_path(store, ck, ms) -> Path:
 def record_failure(store, ck, ms, error:BaseException) -> dict:
     "Write a failed job's record (checkpoint, step, measures, error, message, attempts so far) to the store's failures/."
     path = _failure_path(store, ck, ms)
-    before = _read_record(path) or {}
+    before, problem = _read_record(path)
+    if problem: warnings.warn(f"failure record {path} is damaged ({problem}); replaced by a new one, its attempts counted anew")
+    message = next((line for line in str(error).splitlines() if line.strip()), "")[:300]
     record = dict(checkpoint=ck.name, step=ck.step, measures=sorted(m.name for m in ms), error=type(error).__name__,
-                  message=str(error).splitlines()[0][:300] if str(error) else "", attempts=before.get("attempts", 0) + 1,
+                  message=message or "(no message)", attempts=(before or {}).get("attempts", 0) + 1,
                   time=time.strftime("%Y-%m-%dT%H:%M:%S"))
     path.parent.mkdir(exist_ok=True)
     atomic_write(path, json.dumps(record, indent=1).encode())
     return record
 
-def _read_record(path:Path):
-    "A failure record, or None if it is absent or unreadable (a damaged record counts as none: the failure is recorded anew)."
-    try: r = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError): return None
-    return r if isinstance(r, dict) else None
+FAILURE_TYPES = dict(checkpoint=str, step=(int, type(None)), measures=list, error=str, message=str, attempts=int, time=str)
+
+def _record_problem(r) -> str:
+    "What is wrong with the JSON of a failure record (its fields and their types), or None."
+    if not isinstance(r, dict): return f"a JSON {type(r).__name__}, not an object"
+    for name, kind in FAILURE_TYPES.items():
+        if name not in r: return f"no field {name!r}"
+        if not isinstance(r[name], kind) or isinstance(r[name], bool):
+            return f"its {name} is {r[name]!r:.40}, not {' or '.join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))}"
+    if not all(isinstance(m, str) for m in r["measures"]): return f"its measures are {r['measures']!r:.40}, not names"
+    if r["attempts"] < 1: return f"its attempts are {r['attempts']}"
+    return None
+
+def _read_record(path:Path) -> tuple:
+    "(the failure record, None), (None, what is wrong) where it is damaged, or (None, None) where there is none."
+    try: r = json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError: return None, None
+    except OSError as e: return None, f"unreadable: {e.strerror or e}"
+    except ValueError as e: return None, f"not UTF-8 JSON: {type(e).__name__}"
+    problem = _record_problem(r)
+    return (None, problem) if problem else (r, None)
 
 def clear_failure(store, ck, ms):
     "Remove a job's failure record (it has succeeded)."
@@ -496,15 +522,16 @@ FAILURE_COLUMNS = ["checkpoint", "step", "measures", "error", "message", "attemp
 def failure_table(store) -> pd.DataFrame:
     "Every failure record of a store, one row each."
     records = {p: _read_record(p) for p in sorted((Path(store.path) / "failures").glob("*.json"))}
-    for p in [p for p, r in records.items() if r is None]:
-        warnings.warn(f"failure record {p} is damaged and left out; the checkpoint is retried and recorded anew if it fails")
-    return pd.DataFrame([r for r in records.values() if r is not None], columns=FAILURE_COLUMNS)
+    for p, (_, problem) in records.items():
+        if problem: warnings.warn(f"failure record {p} is damaged and left out ({problem}); the checkpoint is retried and "
+                                  "recorded anew if it fails")
+    return pd.DataFrame([r for r, _ in records.values() if r is not None], columns=FAILURE_COLUMNS)
 
 class SweepError(RuntimeError):
     "Checkpoints that failed in a sweep (`failures`, one row each); every other checkpoint's rows are stored (`rows`)."
     def __init__(self, failures:pd.DataFrame, rows:pd.DataFrame):
         self.failures, self.rows = failures, rows
-        lines = [f"  {r.checkpoint}: {r.error}: {r.message}" for r in failures.itertuples()]
+        lines = [f"  {r.checkpoint}: {r.error}: {r.message or '(no message)'}" for r in failures.itertuples()]
         super().__init__(f"{len(failures)} checkpoint(s) failed; the rest are stored, and running the sweep again retries "
                          "only these:\n" + "\n".join(lines))
 
@@ -686,6 +713,9 @@ def _measured(m:Measure, model, tok, ck:Checkpoint) -> pd.DataFrame:
         warnings.warn(f"{ck.name}: out of memory in {m.name}; trying again with {_changed(m.params, smaller)}")
         params = smaller
     df = rows_table(df, f"measure {m.name!r} on checkpoint {ck.name}")     # None or not a table: named here
+    if not len(df):                                  # stored, it would read as measured, with nothing in the table
+        raise ValueError(f"measure {m.name!r} returned no rows on checkpoint {ck.name} (a table with the columns "
+                         f"{list(df.columns)[:6]} and no rows); a measure returns at least one row per checkpoint")
     if params is not m.params: df["oom_retry"] = _changed(m.params, params)
     return df
 
@@ -837,7 +867,8 @@ def sweep(
     if bar is not None: bar.close()
     jobs = [(ck, m, _key(ck, m)) for ck in checkpoints if ck.name not in failed for m in ms]
     missing = sorted({ck.name for ck, _, k in jobs if not store.done(k)})
-    if missing: raise RuntimeError(f"{len(missing)} job(s) have no valid result after the sweep: {missing[:3]}; run it again")
+    if missing: raise RuntimeError(f"{len(missing)} job(s) have no valid result after the sweep: {missing[:3]} (their stored rows "
+                                   "were damaged or removed while it ran: see the warnings that name them); run it again")
     frames = [store.table([k]).assign(**({"measure": m.name} if len(ms) > 1 else {})) for _, m, k in jobs]
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if prints is not None and len(out):               # every row: its checkpoint's fingerprint and duplicate_of (and same_weights)

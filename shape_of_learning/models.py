@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/models.html.md"""
 
 # %% ../nbs/04_models.ipynb #3fa6cc53
 from __future__ import annotations
-import json, logging, os, re
+import json, logging, math, os, re
 from fastcore.basics import patch
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,9 +20,9 @@ from .data import sol_cache, closest
 __all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'OFFLINE_NAMES', 'QUICK_MODELS', 'QUICK_ABOUT', 'OFFLINE_MODELS',
            'OFFLINE_ABOUT', 'PAPER1_MODELS', 'PYTHIA_MODELS', 'LEGACY_HUB', 'HUB_FAMILIES', 'HUB_IDS', 'DECODER_PARTS',
            'SAFETENSORS_DTYPES', 'WEIGHT_FORMATS', 'model_kind', 'resolve_dtype', 'quiet_transformers', 'load_report',
-           'load_model', 'dtype_name', 'model_hint', 'tiny_config', 'tiny_model', 'decoder_parts', 'NoRanges',
-           'CheckpointFiles', 'minilm_path', 'smollm2_gguf', 'cache_dir', 'gemma3_gguf', 'smollm2_path', 'gemma3_path',
-           'config_table']
+           'load_model', 'dtype_name', 'model_hint', 'tiny_config', 'tiny_model', 'decoder_parts', 'is_local_path',
+           'NoRanges', 'CheckpointFiles', 'minilm_path', 'smollm2_gguf', 'cache_dir', 'gemma3_gguf', 'smollm2_path',
+           'gemma3_path', 'config_table']
 
 # %% ../nbs/04_models.ipynb #508967d1
 ENCODERS = ("bert", "roberta", "albert", "distilbert", "xlm-roberta", "electra", "deberta", "deberta-v2", "mpnet")
@@ -144,7 +144,12 @@ def load_model(
                          "(e.g. EleutherAI/pythia-70m), a local one its folder or .gguf path")
     hub = dict(revision=revision, local_files_only=local_files_only) if not p.exists() else {}
     try:
-        config = AutoConfig.from_pretrained(src, **hub, **extra)
+        try: config = AutoConfig.from_pretrained(src, **hub, **extra)
+        except ImportError: raise
+        except Exception as e:                        # a damaged GGUF fails here, in its metadata, before any weight
+            if "gguf_file" not in extra: raise
+            raise OSError(f"could not read the weights of {p}: {_damaged_weights(p)} ({type(e).__name__}: "
+                          f"{str(e).splitlines()[0][:160] if str(e) else 'no message'})") from e
         kind = model_kind(config)
         cls = AutoModelForCausalLM if kind == "decoder" else AutoModel
         with quiet_transformers():
@@ -295,6 +300,17 @@ def decoder_parts(model):
                          f"norms {norms}); add it to DECODER_PARTS")
     return mods[lists[0]], mods[norms[0]]
 
+# %% ../nbs/04_models.ipynb #10b4df17
+def is_local_path(name) -> bool:
+    "Whether `name` can only mean a local path: it starts with '/', '.' or '~', has a backslash, more than one '/' or a file suffix, or breaks the Hub's rules for repo ids."
+    s = str(name)
+    if s.startswith((".", "/", "~")) or "\\" in s or s.count("/") > 1 or s.endswith((".gguf", ".safetensors", ".bin", ".json")):
+        return True
+    from huggingface_hub.utils import validate_repo_id
+    try: validate_repo_id(s)
+    except Exception: return True
+    return False
+
 # %% ../nbs/04_models.ipynb #64f9349a
 SAFETENSORS_DTYPES = {"F64": torch.float64, "F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16,
                       "I64": torch.int64, "I32": torch.int32, "I16": torch.int16, "I8": torch.int8, "U8": torch.uint8,
@@ -309,14 +325,17 @@ class NoRanges(OSError):
 class CheckpointFiles:
     "The weight files of a checkpoint (a local folder, or a Hub repo at a revision): where each tensor is, and a few read."
     def __init__(self, src, revision:str=None):
-        self.src, self.revision, self.local = str(src), revision, Path(src).expanduser().is_dir()
+        p = Path(src).expanduser()
+        if p.is_file(): raise ValueError(f"{src} is a file; give the checkpoint's folder (config.json and the weight files)")
+        if not p.exists() and is_local_path(src): raise FileNotFoundError(f"no such checkpoint folder: {p}")
+        self.src, self.revision, self.local = str(src), revision, p.is_dir()
         self.bytes_read, self.downloaded, self._headers, self._copies, self._states = 0, [], {}, {}, {}
         listing = self._listing()
         fmt = next((f for f in WEIGHT_FORMATS if f[1] in listing or f[2] in listing), None)
         if fmt is None:
             raise FileNotFoundError(f"{self}: none of {[f[i] for f in WEIGHT_FORMATS for i in (1, 2)]} among its files")
         self.format, single, index = fmt
-        if index in listing: self.where = json.loads(self._path(index).read_text())["weight_map"]
+        if index in listing: self.where = self._index(index, listing)
         else: self.where = {name: single for name in self._names(single)}
 
     def __repr__(self): return self.src + (f"@{self.revision}" if self.revision else "")
@@ -361,9 +380,59 @@ def _header(self:CheckpointFiles, name:str) -> tuple:
     if name not in self._headers:
         first = self._range(name, 0, 1 << 16)
         n = int.from_bytes(first[:8], "little")
+        if len(first) < 8 or not 2 <= n <= 100_000_000:               # safetensors' own limit on a header
+            raise self._unreadable(name, ValueError(f"a header length of {n} bytes" if len(first) >= 8 else f"only {len(first)} bytes"))
         raw = first[8:8 + n] if len(first) >= 8 + n else first[8:] + self._range(name, len(first), 8 + n)
-        self._headers[name] = (8 + n, json.loads(raw))
+        try: header = json.loads(raw)
+        except ValueError as e: raise self._unreadable(name, e) from None
+        problem = _header_problem(header)
+        if problem: raise self._unreadable(name, ValueError(problem))
+        self._headers[name] = (8 + n, header)
     return self._headers[name]
+
+# %% ../nbs/04_models.ipynb #a2d390a2
+@patch
+def _unreadable(self:CheckpointFiles, file:str, error:Exception) -> ValueError:
+    "The error for a weight file that cannot be read (a broken header, a body cut short, not a state dict): it names the file."
+    where = Path(self.src).expanduser() / file if self.local else self._copies.get(file, f"{self}: {file}")
+    return ValueError(f"cannot read the tensors of {where}: {type(error).__name__}: "
+                      f"{str(error).splitlines()[0][:200] if str(error) else 'no message'}; the file is damaged (cut short "
+                      "or altered): save or download the checkpoint again")
+
+# %% ../nbs/04_models.ipynb #15c89110
+def _header_problem(header) -> str:
+    "What is wrong with a safetensors header ({name: {dtype, shape, data_offsets}}), or None."
+    if not isinstance(header, dict): return f"its header is a JSON {type(header).__name__}, not an object"
+    for name, info in header.items():
+        if name == "__metadata__": continue
+        if not isinstance(info, dict): return f"the entry of {name!r} is not an object"
+        shape, offsets = info.get("shape"), info.get("data_offsets")
+        if not isinstance(info.get("dtype"), str): return f"{name!r} has no dtype"
+        if not isinstance(shape, list) or not all(type(s) is int and s >= 0 for s in shape): return f"{name!r} has the shape {shape!r}"
+        if (not isinstance(offsets, list) or len(offsets) != 2 or not all(type(o) is int for o in offsets)
+                or not 0 <= offsets[0] <= offsets[1]): return f"{name!r} has the data offsets {offsets!r}"
+        if info["dtype"] in SAFETENSORS_DTYPES:
+            size = math.prod(shape) * SAFETENSORS_DTYPES[info["dtype"]].itemsize
+            if offsets[1] - offsets[0] != size: return f"{name!r} spans {offsets[1] - offsets[0]} bytes, its shape {shape} needs {size}"
+    return None
+
+# %% ../nbs/04_models.ipynb #2ee83bba
+@patch
+def _index(self:CheckpointFiles, name:str, listing:set) -> dict:
+    "The weight map ({tensor: file}) of a sharded checkpoint's index, checked: a damaged index is a ValueError naming it."
+    path = self._path(name)
+    where = path if self.local else f"{self}: {name}"
+    try: index = json.loads(path.read_bytes().decode("utf-8"))
+    except ValueError as e:                                    # bad JSON, and bytes that are not UTF-8
+        raise ValueError(f"the weight index {where} is damaged: not UTF-8 JSON ({type(e).__name__}: {e}); save or download "
+                         "the checkpoint again") from None
+    weight_map = index.get("weight_map") if isinstance(index, dict) else None
+    if not isinstance(weight_map, dict) or not weight_map: problem = "it has no 'weight_map' object of {tensor name: file name}"
+    elif bad := next(((k, v) for k, v in weight_map.items() if not isinstance(v, str)), None):
+        problem = f"it maps the tensor {bad[0]!r} to {bad[1]!r}, not to a file name"
+    elif missing := sorted(set(weight_map.values()) - set(listing)): problem = f"it names files the checkpoint does not have: {missing[:3]}"
+    else: return weight_map
+    raise ValueError(f"the weight index {where} is damaged: {problem}; save or download the checkpoint again")
 
 # %% ../nbs/04_models.ipynb #8ec80c90
 @patch
@@ -372,7 +441,10 @@ def _names(self:CheckpointFiles, name:str) -> list:
     if self.format == "bin": return list(self._state(name))
     if self.local or name in self._copies:
         from safetensors import safe_open
-        with safe_open(str(self._path(name)), "pt") as h: return list(h.keys())
+        path = self._path(name)
+        try:
+            with safe_open(str(path), "pt") as h: return list(h.keys())
+        except Exception as e: raise self._unreadable(name, e) from None
     try: return [k for k in self._header(name)[1] if k != "__metadata__"]
     except NoRanges: self._path(name); return self._names(name)
 
@@ -380,10 +452,15 @@ def _names(self:CheckpointFiles, name:str) -> list:
 def _state(self:CheckpointFiles, name:str) -> dict:
     "A .bin file's state dict, memory-mapped (read once)."
     if name not in self._states:
-        try: self._states[name] = torch.load(self._path(name), map_location="cpu", mmap=True, weights_only=True)
-        except RuntimeError as e:                              # the legacy (pre-zip) format cannot be memory-mapped
-            if "mmap" not in str(e): raise
-            self._states[name] = torch.load(self._path(name), map_location="cpu", weights_only=True)
+        path = self._path(name)
+        try:
+            try: state = torch.load(path, map_location="cpu", mmap=True, weights_only=True)
+            except RuntimeError as e:                          # the legacy (pre-zip) format cannot be memory-mapped
+                if "mmap" not in str(e): raise
+                state = torch.load(path, map_location="cpu", weights_only=True)
+        except Exception as e: raise self._unreadable(name, e) from None
+        if not isinstance(state, dict): raise self._unreadable(name, TypeError(f"it holds a {type(state).__name__}, not a state dict"))
+        self._states[name] = state
     return self._states[name]
 
 # %% ../nbs/04_models.ipynb #6939607e
@@ -396,18 +473,26 @@ def read(self:CheckpointFiles, names) -> dict:
 
 @patch
 def _tensor(self:CheckpointFiles, file:str, name:str) -> torch.Tensor:
-    if self.format == "bin": return self._state(file)[name].clone()
+    if self.format == "bin":
+        t = self._state(file).get(name)
+        if not isinstance(t, torch.Tensor): raise self._unreadable(file, KeyError(f"no tensor {name!r}, which the index places there"))
+        return t.clone()
     if self.local or file in self._copies:
         from safetensors import safe_open
-        with safe_open(str(self._path(file)), "pt") as h: t = h.get_tensor(name)
+        path = self._path(file)
+        try:
+            with safe_open(str(path), "pt") as h: t = h.get_tensor(name)
+        except Exception as e: raise self._unreadable(file, e) from None
         if self.local: self.bytes_read += t.nbytes
         return t
     try:
         start, header = self._header(file)
+        if name not in header: raise self._unreadable(file, KeyError(f"no tensor {name!r}, which the index places there"))
         info = header[name]
         begin, end = info["data_offsets"]
         data = self._range(file, start + begin, start + end) if end > begin else b""
     except NoRanges: self._path(file); return self._tensor(file, name)
+    if len(data) != end - begin: raise self._unreadable(file, ValueError(f"{name!r} has {len(data)} of its {end - begin} bytes"))
     if info["dtype"] not in SAFETENSORS_DTYPES:
         raise ValueError(f"{self}: {name} in {file} is {info['dtype']}, which is not read here (have {sorted(SAFETENSORS_DTYPES)})")
     dtype = SAFETENSORS_DTYPES[info["dtype"]]

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import torch
 from pathlib import Path
-from .models import model_kind, decoder_parts, load_model, resolve_dtype, CheckpointFiles, OFFLINE_NAMES
+from .models import model_kind, decoder_parts, load_model, resolve_dtype, CheckpointFiles, OFFLINE_NAMES, is_local_path
 from .knn import as_matrix, square_safe
 from .checks import integer, device as check_device
 from .style import styled, figure, GREY, title as figure_title
@@ -478,8 +478,7 @@ def load_skeleton(
         raise ValueError(f"{src} is a file; pass the model folder that holds config.json and the weights (or a .gguf file)")
     if local.is_dir() and not (local / "config.json").is_file():
         raise FileNotFoundError(f"{src} is not a model folder: it has no config.json (save one with save_pretrained)")
-    if not local.exists() and src not in OFFLINE_NAMES and (
-            src.startswith((".", "/", "~")) or src.count("/") > 1 or "\\" in src or src.endswith(".gguf")):
+    if not local.exists() and src not in OFFLINE_NAMES and is_local_path(src):
         raise FileNotFoundError(f"no such model folder or file: {local} (a Hub id has the form 'owner/name')")
     if src.endswith(".gguf") or (src in OFFLINE_NAMES and not Path(src).exists()):
         model, _, kind = load_model(src, revision=revision, dtype=dtype, device=device, tokenizer=False)
@@ -488,7 +487,12 @@ def load_skeleton(
     if hub and local_files_only:                                # the Hub cache's snapshot, as a folder: no request at all
         from huggingface_hub import snapshot_download
         src, hub = snapshot_download(src, revision=revision, local_files_only=True), {}
-    config = AutoConfig.from_pretrained(src, **hub)
+    try: config = AutoConfig.from_pretrained(src, **hub)
+    except OSError as e:
+        if not hub: raise                                       # a local folder's config.json: transformers names it
+        raise OSError(f"could not load {src}" + (f" at revision {revision!r}" if revision else "") + f": there is no local "
+                      f"folder {local.resolve()}, and the Hugging Face Hub could not provide it ({type(e).__name__}: "
+                      f"{str(e).splitlines()[0][:200]}); pass an existing folder, or run where the Hub is reachable") from e
     kind = model_kind(config)
     with torch.device("meta"): model = (AutoModelForCausalLM if kind == "decoder" else AutoModel).from_config(config)
     try: files = CheckpointFiles(src, revision=revision if hub else None)
