@@ -22,14 +22,15 @@ from .reproduce import Task, TaskConfig, get_task, task_key, default_cache
 from .figures.training import every
 
 # %% auto #0
-__all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TOKENS', 'BANDWIDTH', 'WORKLOADS', 'PLAN_COLUMNS',
-           'SWEEP', 'HubFile', 'repo_files', 'HubMetadata', 'hub_metadata', 'weight_names', 'tokenizer_names',
-           'file_key', 'as_checkpoint', 'checkpoint_bytes', 'ModelShape', 'shape_of', 'model_shape', 'activation_bytes',
-           'layer_bytes', 'layer_groups', 'metric_bytes', 'Calibration', 'calibrate', 'Workload', 'workload', 'Entry',
-           'on_hub', 'task_entries', 'DataSource', 'task_data', 'data_bytes', 'measured', 'load_files', 'device_memory',
-           'TokenWork', 'token_work', 'token_fields', 'on_gpu', 'weights_id', 'checkpoint_row', 'task_config',
-           'checkpoint_plan', 'to_measure', 'summarize', 'plan', 'plan_text', 'print_plan', 'SweepConfig', 'sweep_plan',
-           'PlanError', 'machine', 'task_problems', 'fitting', 'check_plan']
+__all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TOKENS', 'GPU_METRIC_SECONDS', 'BANDWIDTH',
+           'WORKLOADS', 'PLAN_COLUMNS', 'SWEEP', 'HubFile', 'repo_files', 'HubMetadata', 'hub_metadata', 'weight_names',
+           'tokenizer_names', 'file_key', 'as_checkpoint', 'checkpoint_bytes', 'ModelShape', 'shape_of', 'model_shape',
+           'activation_bytes', 'layer_bytes', 'layer_groups', 'metric_bytes', 'GpuMetrics', 'Calibration', 'calibrate',
+           'Workload', 'workload', 'Entry', 'on_hub', 'task_entries', 'DataSource', 'task_data', 'data_bytes',
+           'measured', 'load_files', 'device_memory', 'TokenWork', 'token_work', 'token_fields', 'on_gpu', 'weights_id',
+           'metric_seconds', 'checkpoint_row', 'task_config', 'checkpoint_plan', 'to_measure', 'summarize', 'plan',
+           'plan_text', 'print_plan', 'SweepConfig', 'sweep_plan', 'PlanError', 'machine', 'task_problems', 'fitting',
+           'check_plan']
 
 # %% ../nbs/11c_plan.ipynb #73190730
 TOKENIZER_FILES = ("tokenizer_config.json", "tokenizer.json", "special_tokens_map.json", "added_tokens.json",
@@ -217,6 +218,22 @@ def metric_bytes(shape:ModelShape, batch_size:int, k:int=K_MAX) -> int:
     b, d, c = batch_size, shape.hidden, k + max(4, k // 8)
     return b * d * 4 + KNN_BLOCK ** 2 * 4 + b * (2 * c + 16) * 12 + b * c * 16 + 16 * b * d + 8 * min(b, d) ** 2
 
+# %% ../nbs/11c_plan.ipynb #62c9eef3
+GPU_METRIC_SECONDS = (12.2e-3, 36.6e-6)     # (t0, t1): seconds per batch and entry, and per batch, entry and dimension;
+                                            # fitted in runtime to two profiles measured on an H200 (every metric)
+
+@dataclass(frozen=True)
+class GpuMetrics:
+    "What the metric core costs on a GPU per batch of one entry: a fixed and a per-dimension latency, and its product rates."
+    float32: float                 # float32 matrix-product FLOP/s on the GPU (the kNN search)
+    float64: float                 # float64 matrix-product FLOP/s on the GPU (the Gram matrix, its eigendecompositions)
+    fixed: float = GPU_METRIC_SECONDS[0]      # seconds per batch and entry: launches and host synchronisations
+    per_dim: float = GPU_METRIC_SECONDS[1]    # seconds per batch, entry and dimension: the eigendecompositions' steps
+
+    def seconds(self, batches:int, b:int, d:int) -> float:
+        "Seconds of the metrics of `batches` (batch, entry) pairs of `b` vectors of width `d`."
+        return batches * (self.fixed + self.per_dim * d + b * b * d / self.float32 + (2 * b * d * d + 8 / 3 * d ** 3) / self.float64)
+
 # %% ../nbs/11c_plan.ipynb #0397c46f
 BANDWIDTH = 50e6                   # bytes per second assumed for Hub downloads when none is given
 
@@ -230,11 +247,15 @@ class Calibration:
     memory: int                    # bytes of `device` (a GPU's total, or the host's available memory)
     host_memory: int               # bytes of host memory available now
     threads: int                   # torch's CPU threads
+    metrics: GpuMetrics = None     # the metric core on the GPU (None: the metrics run on the host, at host_flops)
 
     @property
     def about(self) -> str:
+        m = self.metrics
+        on_gpu = "" if m is None else (f", metrics on the GPU at {m.fixed * 1e3:.1f} ms + {m.per_dim * 1e6:.1f} us x d a batch, "
+                                       f"float32 {m.float32 / 1e12:.3g} / float64 {m.float64 / 1e12:.3g} TFLOP/s")
         return (f"{self.device} {self.dtype} {self.flops / 1e12:.3g} TFLOP/s, host float32 {self.host_flops / 1e12:.3g} TFLOP/s "
-                f"on {self.threads} threads")
+                f"on {self.threads} threads{on_gpu}")
 
     def __repr__(self): return f"Calibration({self.about}, {self.memory / 1e9:.1f} GB)"
 
@@ -251,7 +272,7 @@ def _matmul_rate(device, dtype, n:int, seconds:float) -> float:
     return 2 * n ** 3 * reps / (time.perf_counter() - t0)
 
 def calibrate(device=None, dtype=None, size:int=None, seconds:float=0.25) -> Calibration:
-    "Measure the matrix-product rate in `dtype` on `device` (a CUDA one that is absent: the CPU, with a warning) and float32 on the host."
+    "Measure the matrix-product rate in `dtype` on `device` (a CUDA one that is absent: the CPU, with a warning), float32 on the host, and on a GPU its float32 and float64 rates for the metrics."
     dev = torch.device(device or "cpu")
     if dev.type == "cuda" and not torch.cuda.is_available():
         warnings.warn(f"calibrate: no CUDA device here; the rates are this CPU's, not a GPU's"); dev = torch.device("cpu")
@@ -260,7 +281,8 @@ def calibrate(device=None, dtype=None, size:int=None, seconds:float=0.25) -> Cal
     host = flops if dev.type == "cpu" and dt == torch.float32 else _matmul_rate(torch.device("cpu"), torch.float32, 512, seconds)
     host_memory = 2 * memory_budget("cpu")
     memory = torch.cuda.mem_get_info(dev)[1] if dev.type == "cuda" else host_memory
-    return Calibration(str(dev), str(dt).removeprefix("torch."), flops, host, memory, host_memory, torch.get_num_threads())
+    metrics = None if dev.type != "cuda" else GpuMetrics(*(_matmul_rate(dev, t, 4096, seconds) for t in (torch.float32, torch.float64)))
+    return Calibration(str(dev), str(dt).removeprefix("torch."), flops, host, memory, host_memory, torch.get_num_threads(), metrics)
 
 # %% ../nbs/11c_plan.ipynb #110c4791
 @dataclass(frozen=True)
@@ -395,7 +417,9 @@ class TokenWork:
     per_layer: int                 # host bytes of one entry's vectors (or accumulators)
     metrics: int                   # host bytes of one metric batch (0 when streamed)
     forward_flops: float
-    metric_flops: float
+    metric_flops: float            # the metrics' products on the host: batches x (b^2 d + 2 b d^2)
+    batches: int = 0               # (batch, entry) pairs the metrics measure, over the policies and sources (0 when streamed)
+    batch_size: int = 4096         # b, vectors per metric batch
 
     @property
     def vectors(self) -> int: return self.kept * self.per_layer
@@ -410,9 +434,9 @@ def token_work(shape:ModelShape, field:str, n_tokens:int, window:int, budget:int
     groups = layer_groups(shape.entries, per_layer, budget)
     full = 2 * (shape.params - shape.embedding_params) * tokens + 4 * shape.layers * S * d * tokens
     forward = sum(min(1.0, (g[-1] + 1) / shape.entries) for g in groups) * full    # a pass stops after its deepest entry
-    metric = 0 if streamed else copies * sources * shape.entries * max(1, n_tokens // b) * (b * b * d + 2 * b * d * d)
+    batches = 0 if streamed else copies * sources * shape.entries * max(1, n_tokens // b)
     return TokenWork(field, n_tokens, streamed, len(groups), len(groups[0]), per_layer,
-                     0 if streamed else metric_bytes(shape, b), forward, metric)
+                     0 if streamed else metric_bytes(shape, b), forward, batches * (b * b * d + 2 * b * d * d), batches, b)
 
 # %% ../nbs/11c_plan.ipynb #c5e98d56
 def token_fields(cfg) -> dict:
@@ -435,6 +459,12 @@ def _jobs(task, cfg, shape:ModelShape, window:int, budget:int) -> list:
     sources = max(1, len(getattr(cfg, "sources", ()) or ()))
     return [token_work(shape, f, n, window, budget, f in work.streamed, copies, sources) for f, n in token_fields(cfg).items()]
 
+# %% ../nbs/11c_plan.ipynb #f18fd39b
+def metric_seconds(work:TokenWork, hidden:int, rates:Calibration, gpu:bool) -> float:
+    "Seconds of a token field's metrics: the GPU's metric model where `gpu` and `rates` has one, else its FLOPs over the host's rate."
+    if gpu and rates.metrics is not None: return rates.metrics.seconds(work.batches, work.batch_size, hidden)
+    return work.metric_flops / rates.host_flops
+
 # %% ../nbs/11c_plan.ipynb #d0262b5f
 def checkpoint_row(task, cfg, e:Entry, rates:Calibration, api=None) -> dict:
     "One checkpoint's row of a plan: files (all, removed after measuring), shape, memory (device, host) and compute seconds."
@@ -451,7 +481,7 @@ def checkpoint_row(task, cfg, e:Entry, rates:Calibration, api=None) -> dict:
     host = max((j.vectors + j.metrics for j in jobs), default=0)
     least = max((j.per_layer + j.metrics for j in jobs), default=0)
     if not on_gpu(cfg): host, least = host + weights + activations, least + weights + activations
-    compute = sum(j.forward_flops for j in jobs) / rates.flops + sum(j.metric_flops for j in jobs) / rates.host_flops
+    compute = sum(j.forward_flops / rates.flops + metric_seconds(j, shape.hidden, rates, on_gpu(cfg)) for j in jobs)
     return dict(task=task.name, label=e.label, field=e.field, checkpoint=ck.name, swept=bool(own), window=window,
                 params=shape.params, hidden=shape.hidden, entries=shape.entries, dtype=shape.dtype, files=files, own=own,
                 download=sum(files.values()), weights=weights, activations=activations, gpu=(weights + activations) * on_gpu(cfg),

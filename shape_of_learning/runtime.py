@@ -16,12 +16,12 @@ from .checkpoints import TINYLLAMA, OLMO_REPOS, pythia_steps
 from .localhub import BLOOM_BRANCHES, OLMO_BRANCHES, HUB_DUPLICATES, hub_tasks
 from .models import model_kind
 from .reproduce import get_task
-from .plan import HubMetadata, HubFile, Calibration, BANDWIDTH, shape_of, checkpoint_plan, summarize, task_config, to_measure
+from .plan import HubMetadata, HubFile, Calibration, GpuMetrics, GPU_METRIC_SECONDS, BANDWIDTH, shape_of, checkpoint_plan, summarize, task_config, to_measure
 
 # %% auto #0
 __all__ = ['PYTHIA', 'BLOOM', 'TINYLLAMA_FIELDS', 'OLMO2_7B_FIELDS', 'PAPER_MODELS', 'CONFIG_BYTES', 'GENERATION_CONFIG_BYTES',
            'SAFETENSORS_HEADER_BYTES', 'TOKENIZER_BYTES', 'DATASET_FILES', 'HOST_FLOPS', 'COLAB_BANDWIDTH',
-           'COLAB_HOST_MEMORY', 'A100', 'T4', 'GPUS', 'NOTHING_MEASURED', 'pythia_fields', 'bloom_fields',
+           'COLAB_HOST_MEMORY', 'A100', 'T4', 'H200', 'GPUS', 'NOTHING_MEASURED', 'pythia_fields', 'bloom_fields',
            'bert_fields', 'roberta_fields', 'opt_fields', 'paper_config', 'revisions', 'weights_revision',
            'CatalogMetadata', 'catalog_refs', 'GpuProfile', 'task_names', 'runtime_plans', 'too_large', 'runtime_table',
            'assumptions', 'runtime_text', 'print_runtime']
@@ -211,13 +211,16 @@ COLAB_HOST_MEMORY = 12 * 10**9  # a standard Colab runtime's RAM (12.7 GB); the 
 
 @dataclass(frozen=True)
 class GpuProfile:
-    "A GPU runtime as the runtime table assumes it: its memory, its half-precision product rate, its host's float32 rate."
+    "A GPU runtime as the runtime table assumes it: its memory, its product rates (forward and metrics), its metric latencies."
     name: str
     key: str                   # the suffix of its columns in the runtime table
     memory: int                # bytes of GPU memory (CUDA's total)
     dtype: str                 # the half precision its products run in
     peak: float                # published dense matrix-product peak in `dtype`, FLOP/s
-    share: float               # of the peak that a large square product reaches (what plan.calibrate measures there)
+    share: float               # of each peak that a large square product reaches (what plan.calibrate measures there)
+    float32_peak: float        # published float32 peak, FLOP/s (no TF32: torch's default for float32 products)
+    float64_peak: float        # published float64 peak, FLOP/s (on float64 tensor cores where the GPU has them)
+    metric_seconds: tuple = GPU_METRIC_SECONDS    # (t0, t1) of plan.GpuMetrics; None: the metrics on the host, at host_flops
     host_flops: float = HOST_FLOPS
 
     @property
@@ -225,11 +228,14 @@ class GpuProfile:
 
     def calibration(self) -> Calibration:
         "The profile as the `plan.Calibration` that a plan takes."
-        return Calibration(self.name, self.dtype, self.flops, self.host_flops, self.memory, COLAB_HOST_MEMORY, 2)
+        metrics = None if self.metric_seconds is None else \
+                  GpuMetrics(self.share * self.float32_peak, self.share * self.float64_peak, *self.metric_seconds)
+        return Calibration(self.name, self.dtype, self.flops, self.host_flops, self.memory, COLAB_HOST_MEMORY, 2, metrics)
 
 # %% ../nbs/11d_runtime.ipynb #8ef4f3d4
-A100 = GpuProfile("A100 40 GB", "a100", int(39.4 * 2**30), "bfloat16", 312e12, 0.7)
-T4 = GpuProfile("T4 16 GB", "t4", int(14.75 * 2**30), "float16", 65e12, 0.4)
+A100 = GpuProfile("A100 40 GB", "a100", int(39.4 * 2**30), "bfloat16", 312e12, 0.7, float32_peak=19.5e12, float64_peak=19.5e12)
+T4 = GpuProfile("T4 16 GB", "t4", int(14.75 * 2**30), "float16", 65e12, 0.4, float32_peak=8.1e12, float64_peak=8.1e12 / 32)
+H200 = GpuProfile("H200 141 GB", "h200", 139 * 2**30, "bfloat16", 989e12, 0.7, float32_peak=67e12, float64_peak=67e12)
 GPUS = (A100, T4)
 
 # %% ../nbs/11d_runtime.ipynb #4b16c453
@@ -278,12 +284,16 @@ def runtime_table(tasks=None, config="paper", gpus=GPUS) -> pd.DataFrame:
 
 # %% ../nbs/11d_runtime.ipynb #9781ee28
 def assumptions(gpus=GPUS) -> str:
-    "The runtime table's assumptions, in two lines."
+    "The runtime table's assumptions, in three lines."
     rates = "; ".join(f"{g.name} {g.dtype} products at {g.flops / 1e12:.0f} TFLOP/s ({g.share:.0%} of {g.peak / 1e12:.0f})" for g in gpus)
-    return (f"assumed: {rates} (a bfloat16 configuration runs in float16 on a T4); metrics on a 2-core host at "
-            f"{gpus[0].host_flops / 1e9:.0f} GFLOP/s float32; downloads at {COLAB_BANDWIDTH / 1e6:.0f} MB/s; nothing measured yet.\n"
-            "sizes from runtime.PAPER_MODELS; hours = downloads + forward FLOPs + metric FLOPs over those rates (plan.plan: "
-            "a lower bound, see runtime); GPU = weights + one forward batch of the largest checkpoint")
+    metric = "; ".join(f"{g.name.split()[0]} float32 {g.share * g.float32_peak / 1e12:.3g} / float64 {g.share * g.float64_peak / 1e12:.3g}"
+                       for g in gpus)
+    t0, t1 = gpus[0].metric_seconds or (0, 0)
+    return (f"assumed: {rates} (a bfloat16 configuration runs in float16 on a T4); downloads at {COLAB_BANDWIDTH / 1e6:.0f} MB/s.\n"
+            f"metrics on the GPU: {t0 * 1e3:.1f} ms + {t1 * 1e6:.1f} us x d per batch and entry, calibrated from profiles "
+            f"measured on an H200 (every metric), plus products at TFLOP/s {metric}.\n"
+            "sizes from runtime.PAPER_MODELS; hours = downloads + forward FLOPs over those rates + metric time (plan.plan: "
+            "loading, tokenizing and streamed metrics not counted); GPU = weights + one forward batch of the largest checkpoint")
 
 # %% ../nbs/11d_runtime.ipynb #d12d50d4
 def _notes(t:pd.DataFrame) -> list:
