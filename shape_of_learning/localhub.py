@@ -20,16 +20,17 @@ import torch
 from .data import sol_cache, gensim_wiki_path, wiki_text
 from .models import tiny_config, model_kind, quiet_transformers
 from .checkpoints import series, OLMO_REPOS
-from .reproduce import REGISTRY, Reproduction, get_task, reproduce
+from .reproduce import REGISTRY, Reproduction, get_task, reproduce, file_lock
 from .figures import TASKS, SLOW_TASKS
 
 # %% auto #0
 __all__ = ['FAMILIES', 'BLOOM_BRANCHES', 'OLMO_BRANCHES', 'HUB_DUPLICATES', 'LFS_SUFFIXES', 'STANDIN_VOCAB', 'STANDIN_WIDTH',
-           'SPECIAL_TOKENS', 'TREC_COARSE', 'DATASET_FILES', 'STANDIN_VERSION', 'FAULTS', 'StandIn', 'family',
-           'config_repos', 'paper_standins', 'lfs_pointer', 'branch_name', 'commit_files', 'standin_tokenizer',
-           'standin_model_files', 'pile_files', 'glue_files', 'sst2_files', 'trec_files', 'build_standin',
-           'enwik8_standin', 'build_hub', 'serve', 'free_port', 'point_clients', 'restore_clients', 'LocalHub',
-           'hub_tasks', 'capped', 'rehearse']
+           'SPECIAL_TOKENS', 'TREC_COARSE', 'DATASET_FILES', 'STANDIN_VERSION', 'FAULTS', 'HUB_PYTHON', 'StandIn',
+           'family', 'config_repos', 'paper_standins', 'lfs_pointer', 'branch_name', 'commit_files',
+           'standin_tokenizer', 'standin_model_files', 'pile_files', 'glue_files', 'sst2_files', 'trec_files',
+           'build_standin', 'enwik8_standin', 'build_hub', 'serve', 'free_port', 'point_clients', 'restore_clients',
+           'has_module', 'server_python', 'build_hub_with', 'LocalHub', 'hub_tasks', 'capped', 'rehearsal_folder',
+           'rehearse', 'rehearsed_dtypes']
 
 # %% ../nbs/11b_localhub.ipynb #f67e2609
 @dataclass(frozen=True)
@@ -327,8 +328,9 @@ def build_hub(root=None, standins=None, progress:bool=False) -> Path:
     if progress:
         from tqdm.auto import tqdm
         it = tqdm(standins, desc="stand-ins", unit="repo", leave=False)
-    for s in it: build_standin(root / "mirror", s)
-    enwik8_standin(root)
+    with file_lock(root / "mirror"):                   # two rehearsals at once (two notebooks) never build one repo twice
+        for s in it: build_standin(root / "mirror", s)
+        enwik8_standin(root)
     return root
 
 # %% ../nbs/11b_localhub.ipynb #dc50bc8d
@@ -467,16 +469,52 @@ def restore_clients(saved:list):
     for obj, name, value in reversed(saved): setattr(obj, name, value)
     _clear_filesystems()
 
+# %% ../nbs/11b_localhub.ipynb #e0173909
+HUB_PYTHON = "SOL_HUB_PYTHON"     # the environment variable naming a Python with olah: the local Hub's server side
+
+def has_module(python:str, module:str) -> bool:
+    "Whether the Python executable `python` finds `module` (located, not imported)."
+    code = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({module!r}) is None)"
+    try: return subprocess.run([python, "-c", code], capture_output=True, timeout=120).returncode == 0
+    except (OSError, subprocess.TimeoutExpired): return False
+
+# %% ../nbs/11b_localhub.ipynb #a6dabff9
+def server_python() -> str:
+    "The Python that builds and serves the stand-ins: this one if it has olah, else the one $SOL_HUB_PYTHON names (checked)."
+    if importlib.util.find_spec("olah") is not None: return sys.executable
+    other = os.environ.get(HUB_PYTHON, "").strip()
+    if not other:
+        raise ImportError("the local Hub runs olah, which this Python does not have: pip install 'shape_of_learning[rehearsal]' "
+                          f"here, or set {HUB_PYTHON} to a Python that has it (the server may run from another environment)")
+    lacks = [m for m in ("olah", "shape_of_learning") if not has_module(other, m)]
+    if lacks:
+        raise ImportError(f"{HUB_PYTHON}={other}: that Python cannot import {' or '.join(lacks)}; it runs the local Hub's "
+                          "server: pip install 'shape_of_learning[rehearsal]' into it")
+    return other
+
+# %% ../nbs/11b_localhub.ipynb #fdc3dbc5
+def build_hub_with(python:str, root, standins:list, progress:bool=False) -> Path:
+    "`build_hub` in the Python `python` (`server_python()`): in this process if it is this one, else in a child, the stand-ins passed as JSON."
+    if python == sys.executable: return build_hub(root, standins, progress)
+    code = ("import json, sys; from shape_of_learning.localhub import StandIn, build_hub; build_hub(sys.argv[1], "
+            "[StandIn(repo, tuple(revisions), tuple(map(tuple, same)), tokenizer, dataset) "
+            "for repo, revisions, same, tokenizer, dataset in json.load(sys.stdin)])")
+    spec = json.dumps([[s.repo, list(s.revisions), [list(p) for p in s.same], s.tokenizer, s.dataset] for s in standins])
+    done = subprocess.run([python, "-c", code, str(root)], input=spec, text=True, capture_output=True)
+    if done.returncode: raise RuntimeError(f"building the stand-ins in {python} failed:\n{done.stderr[-3000:]}")
+    return Path(root)
+
 # %% ../nbs/11b_localhub.ipynb #96dce29e
 class LocalHub:
     "The papers' Hub on 127.0.0.1: stand-ins served by olah, enwik8 by a file server; the clients pointed at them."
-    def __init__(self, root=None, standins=None, progress:bool=False, timeout:float=60):
-        self.root = Path(root or sol_cache() / "localhub")
+    def __init__(self, root=None, standins=None, progress:bool=False, timeout:float=60, work=None):
+        self.root = Path(root or sol_cache() / "localhub")            # the stand-ins (mirror/, files/), shared
+        self.work = Path(work) if work is not None else self.root     # this hub's server state and client caches
         self.standins, self.progress, self.timeout = standins, progress, timeout
         self.proc = self.files = None
 
     @property
-    def hub_cache(self) -> Path: return self.root / "hf-cache" / "hub"
+    def hub_cache(self) -> Path: return self.work / "hf-cache" / "hub"
 
     def _wait(self, url:str):
         t0 = time.time()
@@ -491,13 +529,12 @@ class LocalHub:
         raise TimeoutError(f"the local Hub did not answer {url} within {self.timeout} s; its log: {self.log}")
 
     def __enter__(self):
-        if importlib.util.find_spec("olah") is None:
-            raise ImportError("the local Hub runs olah, which is not installed: pip install 'shape_of_learning[rehearsal]'")
+        python = server_python()                               # olah's Python: this one, or $SOL_HUB_PYTHON
         self.standins = paper_standins() if self.standins is None else self.standins
-        build_hub(self.root, self.standins, self.progress)
+        build_hub_with(python, self.root, self.standins, self.progress)
         self.port = free_port()
         self.endpoint = f"http://127.0.0.1:{self.port}"
-        run = self.root / "run"; run.mkdir(exist_ok=True)
+        run = self.work / "run"; run.mkdir(parents=True, exist_ok=True)
         for f in ("faults.json", "downloads.log"): (run / f).unlink(missing_ok=True)     # no fault or log of an earlier hub
         cfg = run / "olah.toml"
         cfg.write_text(f'[basic]\nhost = "127.0.0.1"\nport = {self.port}\nmirrors-path = ["{self.root / "mirror"}"]\n'
@@ -505,7 +542,7 @@ class LocalHub:
         self.log = run / "olah.log"
         code = f"from shape_of_learning.localhub import serve; serve({str(cfg)!r}, {str(self.root / 'mirror')!r}, {str(run / 'logs')!r})"
         with open(self.log, "w") as log:
-            self.proc = subprocess.Popen([sys.executable, "-c", code], stdout=log, stderr=subprocess.STDOUT, cwd=run)
+            self.proc = subprocess.Popen([python, "-c", code], stdout=log, stderr=subprocess.STDOUT, cwd=run)
         try:                                                   # any failure from here on stops both servers, restores all
             handler = partial(_QuietFiles, directory=str(self.root / "files"))
             self.files = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -515,8 +552,8 @@ class LocalHub:
             self._wait(f"{self.endpoint}/api/{'datasets' if first.dataset else 'models'}/{first.repo}/refs" if first
                        else f"{self.endpoint}/api/whoami-v2")
             self.env = {"HF_ENDPOINT": self.endpoint, "HF_HUB_CACHE": str(self.hub_cache), "HF_DATASETS_CACHE":
-                        str(self.root / "hf-cache" / "datasets"), "HF_HUB_DISABLE_XET": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
-                        "SOL_ENWIK8_URL": f"{self.files_url}/enwik8.zip", "SOL_ENWIK8_CACHE": str(self.root / "enwik8-cache"),
+                        str(self.work / "hf-cache" / "datasets"), "HF_HUB_DISABLE_XET": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
+                        "SOL_ENWIK8_URL": f"{self.files_url}/enwik8.zip", "SOL_ENWIK8_CACHE": str(self.work / "enwik8-cache"),
                         "SOL_LOCAL_HUB": self.endpoint}
             self.saved_env = {k: os.environ.get(k) for k in self.env}
             os.environ.update(self.env)
@@ -564,18 +601,18 @@ def inject(self:LocalHub, match:str, kind:str, times:int=1, **extra):
     if kind not in FAULTS: raise ValueError(f"kind must be one of {FAULTS}; got {kind!r}")
     if kind == "status" and not isinstance(extra.get("status"), int): raise ValueError("a status fault needs status=, e.g. 503")
     if "@" in match: match = self.file_url_path(match)
-    f = self.root / "run" / "faults.json"
+    f = self.work / "run" / "faults.json"
     faults = json.loads(f.read_text()) if f.is_file() else []
     f.write_text(json.dumps(faults + [dict(match=match, kind=kind, times=times, **extra)]))
 
 @patch
-def clear_faults(self:LocalHub): (self.root / "run" / "faults.json").unlink(missing_ok=True)
+def clear_faults(self:LocalHub): (self.work / "run" / "faults.json").unlink(missing_ok=True)
 
 @patch
 def downloads(self:LocalHub, match:str="") -> list:
     "(path, Range header or '') of every file download the server saw whose path holds `match` (or REPO@REVISION/FILE)."
     if "@" in match: match = self.file_url_path(match)
-    log = self.root / "run" / "downloads.log"
+    log = self.work / "run" / "downloads.log"
     rows = [line.split("\t") for line in log.read_text().splitlines()] if log.is_file() else []
     return [(path, rng) for path, rng in rows if match in path]
 
@@ -591,14 +628,26 @@ def capped(cfg, n_tokens:int):
             if f.name.endswith("n_tokens") and isinstance(getattr(cfg, f.name), int)}
     return replace(cfg, **caps, about=f"{cfg.about}, at most {n_tokens:,} tokens per layer") if caps else cfg
 
-def rehearse(tasks=None, out=None, root=None, n_tokens:int=None, progress:bool=True, verbose:bool=True):
-    "Tasks' `paper` configurations against the local Hub: tables to OUT/data/rehearsal_*.csv, figures, a summary."
+def _alive(pid:int) -> bool:
+    try: os.kill(pid, 0)
+    except ProcessLookupError: return False
+    except PermissionError: return True
+    return True
+
+def rehearsal_folder(root) -> Path:
+    "This process's folder for a rehearsal's server state, caches and results: ROOT/rehearsals/PID (those of ended processes removed)."
+    base = Path(root) / "rehearsals"
+    for old in base.glob("*") if base.is_dir() else ():
+        if old.name.isdigit() and int(old.name) != os.getpid() and not _alive(int(old.name)): shutil.rmtree(old, ignore_errors=True)
+    return base / str(os.getpid())
+
+def rehearse(tasks=None, out=None, root=None, n_tokens:int=None, progress:bool=True, verbose:bool=True, figures:bool=True):
+    "Tasks' `paper` configurations against the local Hub: tables to OUT/data/rehearsal_*.csv, figures (unless `figures` is False), a summary."
     tasks = [get_task(t) for t in (hub_tasks() if tasks is None else tasks)]
-    hub = LocalHub(root, progress=progress)
-    shutil.rmtree(hub.hub_cache, ignore_errors=True)           # every checkpoint is downloaded again
-    shutil.rmtree(hub.root / "results", ignore_errors=True)    # and every table computed again, the runs a task reuses too
-    shutil.rmtree(hub.root / "enwik8-cache", ignore_errors=True)
-    kw = dict(out=out, cache=hub.root / "results", progress=progress, verbose=verbose)   # an empty store: all computed once
+    root = Path(root or sol_cache() / "localhub")
+    hub = LocalHub(root, progress=progress, work=rehearsal_folder(root))   # two rehearsals at once: each its own
+    shutil.rmtree(hub.work, ignore_errors=True)      # every checkpoint downloaded again, every table computed again
+    kw = dict(out=out, cache=hub.work / "results", progress=progress, verbose=verbose, figures=figures)   # an empty store: all computed once
     with hub:
         if n_tokens is None: res = reproduce(tasks, "rehearsal", **kw)
         else:
@@ -608,3 +657,16 @@ def rehearse(tasks=None, out=None, root=None, n_tokens:int=None, progress:bool=T
                                [f for p in parts for f in p.files])
         res.hub = hub
     return res
+
+# %% ../nbs/11b_localhub.ipynb #932defaf
+def rehearsed_dtypes(task, tables:dict) -> dict:
+    "{table: the dtypes its rows record} of a task's rehearsal tables (`precision` for the d90 tasks); an AssertionError names a table with a row that records none."
+    task = get_task(task)
+    if task.config("rehearsal").dtype is None: raise ValueError(f"the paper configuration of task {task.name} sets no dtype: its rows record none")
+    column = "precision" if task.name.startswith("d90") else "dtype"      # d90 trains in autocast: its precision
+    found = {}
+    for name, table in tables.items():
+        if name == task.missing: continue                                   # the checkpoints not measured: no dtype
+        assert column in table and table[column].notna().all(), f"{task.name}/{name}: rows without a {column}"
+        found[name] = sorted(table[column].unique())
+    return found

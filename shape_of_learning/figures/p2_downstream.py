@@ -24,17 +24,42 @@ from ..weights import partition_isotropy, unembedding_matrix
 from .training import run_checkpoints, missing_of, missing_notes, coverage
 
 # %% auto #0
-__all__ = ['PROBE_CONFIGS', 'PROBES', 'SHOWN', 'OFFLINE_SETS', 'PAPER_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES',
+__all__ = ['PAPER_SETS', 'PROBE_CONFIGS', 'PROBES', 'SHOWN', 'OFFLINE_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES', 'ProbeSet',
            'ProbeConfig', 'compute_probes', 'legend_columns', 'task_panels', 'plot_probes', 'layer_correlations',
-           'ProbeSet', 'ProbeSeriesConfig', 'series_rows', 'texts_fingerprint', 'series_measure', 'series_sweeps',
+           'ProbeSeriesConfig', 'series_rows', 'texts_fingerprint', 'series_measure', 'series_sweeps',
            'compute_probe_series', 'series_correlations', 'plot_probe_series', 'probe_series_findings',
            'probe_findings']
+
+# %% ../../nbs/figures/p2_downstream.ipynb #1de4e9be
+@dataclass(frozen=True)
+class ProbeSet:
+    "One labeled text set of the series probes: 'polarity', 'wiki-topics', or a Hub dataset at a revision."
+    name: str                       # in the table and on the figure
+    source: str                     # 'polarity', 'wiki-topics' (offline), or a Hub dataset id
+    revision: str = None            # Hub revision, e.g. 'refs/convert/parquet' (the Hub's parquet conversion)
+    split: str = "train"
+    text: str = "text"              # text column
+    label: str = "label"            # label column
+    n: int = None                   # keep the first n of a seeded shuffle (None: every text)
+
+    def load(self) -> LabeledTexts:
+        "The texts and labels, named `name`."
+        offline = self.source in ("polarity", "wiki-topics")
+        lt = labeled_texts(self.source) if offline else \
+             labeled_texts(self.source, text=self.text, label=self.label, split=self.split, revision=self.revision)
+        if self.n is not None and self.n < len(lt): lt = lt.subset(np.random.default_rng(0).permutation(len(lt))[:self.n])
+        return replace(lt, name=self.name)
+
+# %% ../../nbs/figures/p2_downstream.ipynb #0b312a36
+PAPER_SETS = (ProbeSet("SST2", "stanfordnlp/sst2", text="sentence", n=4000),
+              ProbeSet("TREC", "CogComp/trec", revision="refs/convert/parquet", label="coarse_label"))
 
 # %% ../../nbs/figures/p2_downstream.ipynb #43a0901d
 @dataclass(frozen=True)
 class ProbeConfig(TaskConfig):
-    "Linear probes per layer on mean-pooled features: wiki-topics (balanced) and, optionally, the polarity sentences."
+    "Linear probes per layer on mean-pooled features: the `sets`, else wiki-topics (balanced) and, optionally, the polarity sentences."
     models: tuple = QUICK_MODELS                      # Gemma-3-270m is not probed (time); see the notebook
+    sets: tuple = None              # ProbeSet entries (the paper's Hub datasets); None: the offline sets of the next fields
     topics: tuple = ("Arts", "Biology and health sciences", "Geography", "Mathematics")
     per_class: int = 100            # wiki-topics texts per topic
     polarity: bool = True           # also the 200 polarity sentences
@@ -43,12 +68,13 @@ class ProbeConfig(TaskConfig):
 
 PROBE_CONFIGS = {"offline": ProbeConfig("offline", QUICK_ABOUT),
                  "quick": ProbeConfig("quick", QUICK_ABOUT, per_class=8, polarity=False),
-                 "paper": ProbeConfig("paper", "Pythia 70M-2.8B (Hub)", device="cuda", dtype="bfloat16", models=PYTHIA_MODELS[:6],
-                                     tol=1e-6)}
+                 "paper": ProbeConfig("paper", "Pythia 70M-2.8B (Hub), SST-2 and TREC", device="cuda", dtype="bfloat16",
+                                      models=PYTHIA_MODELS[:6], sets=PAPER_SETS, tol=1e-6)}
 
 def compute_probes(cfg, progress=False, cache=None) -> dict:
     "5-fold linear-probe accuracy and the average cosine of the pooled features, per model, task and layer."
-    sets = ([labeled_texts("polarity")] if cfg.polarity else []) + \
+    sets = [s.load() for s in cfg.sets] if cfg.sets is not None else \
+           ([labeled_texts("polarity")] if cfg.polarity else []) + \
            [labeled_texts("wiki-topics", labels=list(cfg.topics)).balanced(cfg.per_class, seed=0)]
     rows = []
     for label, name, window in cfg.models:
@@ -132,30 +158,8 @@ SHOWN = ["model", "task", "n", "pearson", "pearson_p", "pearson_p_shift", "spear
          "lag1_isotropy", "lag1_score", "diff_pearson", "diff_pearson_p", "diff_spearman", "diff_spearman_p"]   # the table every quote comes from
 
 
-# %% ../../nbs/figures/p2_downstream.ipynb #1de4e9be
-@dataclass(frozen=True)
-class ProbeSet:
-    "One labeled text set of the series probes: 'polarity', 'wiki-topics', or a Hub dataset at a revision."
-    name: str                       # in the table and on the figure
-    source: str                     # 'polarity', 'wiki-topics' (offline), or a Hub dataset id
-    revision: str = None            # Hub revision, e.g. 'refs/convert/parquet' (the Hub's parquet conversion)
-    split: str = "train"
-    text: str = "text"              # text column
-    label: str = "label"            # label column
-    n: int = None                   # keep the first n of a seeded shuffle (None: every text)
-
-    def load(self) -> LabeledTexts:
-        "The texts and labels, named `name`."
-        offline = self.source in ("polarity", "wiki-topics")
-        lt = labeled_texts(self.source) if offline else \
-             labeled_texts(self.source, text=self.text, label=self.label, split=self.split, revision=self.revision)
-        if self.n is not None and self.n < len(lt): lt = lt.subset(np.random.default_rng(0).permutation(len(lt))[:self.n])
-        return replace(lt, name=self.name)
-
 # %% ../../nbs/figures/p2_downstream.ipynb #52f59ccd
 OFFLINE_SETS = (ProbeSet("polarity", "polarity"), ProbeSet("wiki-topics", "wiki-topics", n=400))
-PAPER_SETS = (ProbeSet("SST2", "stanfordnlp/sst2", text="sentence", n=4000),
-              ProbeSet("TREC", "CogComp/trec", revision="refs/convert/parquet", label="coarse_label"))
 
 @dataclass(frozen=True)
 class ProbeSeriesConfig(TaskConfig):
