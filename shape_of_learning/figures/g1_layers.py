@@ -18,7 +18,7 @@ from ..hidden import layer_names
 from ..profile import METRICS, ProfileSpec, layer_profile, layer_vectors, memory_budget, vector_positions
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
 from ..reproduce import TaskConfig, Task, register, dtype_column
-from ..style import figure, styled, title, label, colors, token_text, GREY
+from ..style import figure, styled, title, label, colors, token_text, wrap, GREY, RC
 from .p1_profiles import bell_test, seed_means, seed_job, job_store
 from .p1_study import turning_points
 
@@ -308,8 +308,9 @@ def plot_layers(t:dict, cfg, axes=None):
         panel["massive"].plot(every.layer / last, every.ratio, color=colour, ls="--", lw=1)
     panel["imbalance"].set_yscale("log"); panel["massive"].set_yscale("log")
     panel["massive"].axhline(1000, color=GREY, ls="-.", lw=0.9)
-    for (name, ylabel, heading), ax in zip(LAYER_PANELS, axes):
-        ax.set(xlabel=label("depth"), ylabel=ylabel, title=f"({'abcdef'[axes.index(ax)]}) {heading}")
+    for (name, ylabel, heading), ax in zip(LAYER_PANELS, axes):     # a title wider than its panel runs into the next one: wrapped
+        chars = int(ax.get_position().width * ax.figure.get_figwidth() * 72 / (0.55 * float(RC["axes.titlesize"])))
+        ax.set(xlabel=label("depth"), ylabel=ylabel, title="\n".join(wrap(f"({'abcdef'[axes.index(ax)]}) {heading}", chars)))
     grey, seed0 = dict(color="0.3", lw=1), int(big.seed.iloc[0])
     handles = [Line2D([], [], color=palette[m], lw=1, label=m) for m in models] + [
         Line2D([], [], color="0.3", marker="*", ms=7, ls="none", label="(a) ID peak"),

@@ -24,12 +24,12 @@ from ..style import figure, styled, title, label, color, colors, markers, token_
 from .p1_study import turning_points
 
 # %% auto #0
-__all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'PROFILE_METRICS', 'AVGCOS_METRICS', 'PROFILES', 'AVGCOS',
-           'SEED_KEYS', 'PANELS', 'FACTOR_COLORS', 'GREY', 'SWEEP_RULES', 'RULE_WORDS', 'ProfileConfig',
-           'profile_spec_of', 'outlier_sweep', 'job_store', 'seed_job', 'profile_job', 'compute_profiles',
+__all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'SWEEP_RULES', 'RULE_WORDS', 'PROFILE_METRICS', 'AVGCOS_METRICS',
+           'PROFILES', 'AVGCOS', 'SEED_KEYS', 'PANELS', 'FACTOR_COLORS', 'GREY', 'ProfileConfig', 'any_layer_mask',
+           'sweep_rows', 'profile_spec_of', 'outlier_sweep', 'job_store', 'seed_job', 'profile_job', 'compute_profiles',
            'compute_avgcos', 'main_rows', 'seed_means', 'top_tokens', 'shown_tokens', 'plot_sweep',
-           'plot_profile_panels', 'profile_summary', 'bell_test', 'any_layer_mask', 'sweep_rows', 'sweep_summary',
-           'plot_first_position', 'plot_profiles', 'plot_avgcos', 'profile_findings', 'avgcos_findings']
+           'plot_profile_panels', 'profile_summary', 'bell_test', 'sweep_summary', 'plot_first_position',
+           'plot_profiles', 'plot_avgcos', 'profile_findings', 'avgcos_findings']
 
 # %% ../../nbs/figures/p1_profiles.ipynb #43a064da
 @dataclass(frozen=True)
@@ -54,6 +54,37 @@ PROFILE_CONFIGS = {"offline": ProfileConfig("offline", OFFLINE_ABOUT),          
                    "paper": ProfileConfig("paper", PAPER_ABOUT, device="cuda", dtype="bfloat16", models=PAPER1_MODELS,
                                           source="enwik8", n_tokens=16384)}
 AVGCOS_CONFIGS = dict(PROFILE_CONFIGS)     # section 2.3 reads the profile pass: the same vectors
+
+# %% ../../nbs/figures/p1_profiles.ipynb #7bee93ec
+def any_layer_mask(norms, factor:float) -> torch.Tensor:
+    "True for the tokens whose norm exceeds `factor` times that layer's median norm at any layer (`norms`: layers x tokens)."
+    norms = torch.as_tensor(norms, dtype=torch.float64)
+    return (norms > factor * norms.median(dim=1, keepdim=True).values).any(dim=0)
+
+# %% ../../nbs/figures/p1_profiles.ipynb #5c79705e
+SWEEP_RULES = ("layer", "any")
+RULE_WORDS = {"layer": "per-layer", "any": "any-layer"}     # per-layer: a vector dropped where its norm exceeds the factor; any-layer: a token dropped everywhere
+
+def sweep_rows(vectors:dict, ids, factors, batch_size:int=4096, seed:int=0, names=None, tokenizer=None, metric:str="anisotropy") -> pd.DataFrame:
+    "A metric per layer of `vectors` ({layer: (n, d)}, the same n tokens at every layer, token ids `ids`) with the outliers dropped under each rule of `SWEEP_RULES` and each factor of `factors`: one row per rule x factor x layer, with the number of vectors dropped and the most frequent dropped tokens."
+    layers = sorted(vectors)
+    ids = np.asarray(ids)
+    norms = {l: torch.linalg.vector_norm(vectors[l].double(), dim=1) for l in layers}
+    done, rows = {}, []                              # a mask measured once: the same points give the same numbers
+    for factor in factors:
+        anywhere = any_layer_mask(torch.stack([norms[l] for l in layers]), factor)
+        for rule in SWEEP_RULES:
+            for l in layers:
+                out = outlier_mask(None, factor, norms[l]) if rule == "layer" else anywhere
+                key = (l, out.numpy().tobytes())
+                if key not in done: done[key] = metric_rows(vectors[l][~out], ids[~out.numpy()], (metric,), batch_size, seed)[0]
+                counts = pd.Series(ids[out.numpy()]).value_counts().head(3)
+                word = (lambda i: tokenizer.convert_ids_to_tokens(int(i))) if tokenizer is not None else str
+                rows.append(dict(outlier_rule=rule, outlier_factor=float(factor), layer=l,
+                                 layer_name=names[l] if names is not None else str(l), **done[key],
+                                 n_vectors=int((~out).sum()), n_outliers=int(out.sum()),
+                                 dropped_tokens=", ".join(f"{word(i)!r} {c}" for i, c in counts.items())))
+    return pd.DataFrame(rows)
 
 # %% ../../nbs/figures/p1_profiles.ipynb #b24be0ce
 PROFILE_METRICS = ("anisotropy", "intersim", "twonn", "mada", "mom")
@@ -340,37 +371,6 @@ def bell_test(t, metric:str="anisotropy", outliers:str="keep", rel:float=0.05, l
         elif len(clear): row["verdict"] = f"no bell: the peaks that clear both ends are at layers {row['peaks']}, none in the middle third"
         else: row["verdict"] = "no bell: no interior maximum clears both ends"
         rows.append(row)
-    return pd.DataFrame(rows)
-
-# %% ../../nbs/figures/p1_profiles.ipynb #7bee93ec
-def any_layer_mask(norms, factor:float) -> torch.Tensor:
-    "True for the tokens whose norm exceeds `factor` times that layer's median norm at any layer (`norms`: layers x tokens)."
-    norms = torch.as_tensor(norms, dtype=torch.float64)
-    return (norms > factor * norms.median(dim=1, keepdim=True).values).any(dim=0)
-
-# %% ../../nbs/figures/p1_profiles.ipynb #5c79705e
-SWEEP_RULES = ("layer", "any")
-RULE_WORDS = {"layer": "per-layer", "any": "any-layer"}     # per-layer: a vector dropped where its norm exceeds the factor; any-layer: a token dropped everywhere
-
-def sweep_rows(vectors:dict, ids, factors, batch_size:int=4096, seed:int=0, names=None, tokenizer=None, metric:str="anisotropy") -> pd.DataFrame:
-    "A metric per layer of `vectors` ({layer: (n, d)}, the same n tokens at every layer, token ids `ids`) with the outliers dropped under each rule of `SWEEP_RULES` and each factor of `factors`: one row per rule x factor x layer, with the number of vectors dropped and the most frequent dropped tokens."
-    layers = sorted(vectors)
-    ids = np.asarray(ids)
-    norms = {l: torch.linalg.vector_norm(vectors[l].double(), dim=1) for l in layers}
-    done, rows = {}, []                              # a mask measured once: the same points give the same numbers
-    for factor in factors:
-        anywhere = any_layer_mask(torch.stack([norms[l] for l in layers]), factor)
-        for rule in SWEEP_RULES:
-            for l in layers:
-                out = outlier_mask(None, factor, norms[l]) if rule == "layer" else anywhere
-                key = (l, out.numpy().tobytes())
-                if key not in done: done[key] = metric_rows(vectors[l][~out], ids[~out.numpy()], (metric,), batch_size, seed)[0]
-                counts = pd.Series(ids[out.numpy()]).value_counts().head(3)
-                word = (lambda i: tokenizer.convert_ids_to_tokens(int(i))) if tokenizer is not None else str
-                rows.append(dict(outlier_rule=rule, outlier_factor=float(factor), layer=l,
-                                 layer_name=names[l] if names is not None else str(l), **done[key],
-                                 n_vectors=int((~out).sum()), n_outliers=int(out.sum()),
-                                 dropped_tokens=", ".join(f"{word(i)!r} {c}" for i, c in counts.items())))
     return pd.DataFrame(rows)
 
 # %% ../../nbs/figures/p1_profiles.ipynb #6ae8af6d
