@@ -16,6 +16,7 @@ import scipy.linalg.blas
 import scipy.linalg.lapack
 import torch
 from .knn import as_matrix, as_points, numba_threads, sqrt64, square_safe
+from .checks import integer
 
 # %% auto #0
 __all__ = ['Moments', 'moments', 'anisotropy', 'spectrum', 'rankme', 'alpha_req', 'massive_ratio', 'massive_activations',
@@ -225,9 +226,10 @@ def massive_ratio(X) -> float:
 # %% ../nbs/01_anisotropy.ipynb #2b105b7b
 def massive_activations(X, top:int=10) -> pd.DataFrame:
     "The `top` largest |entries| of X, largest first: row, dim, value (signed) and ratio to the median |entry|."
+    top = integer(top, "top", minimum=1)             # a count: -1 or 2.5 would fail inside topk, or round down
     A = as_points(X, min_points=1)
     median, flat = _median_abs(A), A.abs().flatten()
-    largest = torch.topk(flat, min(int(top), flat.numel())).indices.cpu()
+    largest = torch.topk(flat, min(top, flat.numel())).indices.cpu()
     rows, dims = (largest // A.shape[1]).numpy(), (largest % A.shape[1]).numpy()
     values = A.cpu()[rows, dims].double().numpy()
     return pd.DataFrame(dict(row=rows, dim=dims, value=values, ratio=np.abs(values) / median))
@@ -367,7 +369,7 @@ class IntraSim:
     def __init__(self,
                  min_count:int=2,  # tokens with fewer occurrences are left out of `value` and `table()`
                  device=None):     # where the sums live; default: the device of the first batch
-        if min_count < 2: raise ValueError(f"min_count must be >= 2 (a cosine needs a pair); got {min_count}")
+        if integer(min_count, "min_count") < 2: raise ValueError(f"min_count must be >= 2 (a cosine needs a pair); got {min_count}")
         self.min_count, self.device, self.d = min_count, device, None
         self._row = {}              # token id -> row of the tensors below
         self._s = self._c = self._count = None
@@ -399,12 +401,15 @@ class IntraSim:
         B = as_points(batch, min_points=0, name="batch", device=self.device)
         if self.d is not None and B.shape[1] != self.d:
             raise ValueError(f"batch has dimension {B.shape[1]}, but this accumulator holds vectors of dimension {self.d}")
-        ids = token_ids.detach() if isinstance(token_ids, torch.Tensor) else torch.from_numpy(np.asarray(token_ids))
+        ids = token_ids.detach() if isinstance(token_ids, torch.Tensor) else np.asarray(token_ids)
+        kind = ids.dtype.kind if isinstance(ids, np.ndarray) else "f" if ids.dtype.is_floating_point or ids.is_complex() \
+               else "b" if ids.dtype == torch.bool else "i"
+        if kind not in "iu" and not (kind == "f" and ids.size == 0 if isinstance(ids, np.ndarray) else False):
+            raise ValueError(f"token_ids must be integers; got dtype {ids.dtype}")     # strings, floats, bools, objects (ValueError, as before)
+        if isinstance(ids, np.ndarray): ids = torch.from_numpy(ids.astype(np.int64, copy=False))
         if ids.ndim != 1 or len(ids) != len(B):
             raise ValueError(f"token_ids must be 1-D with one id per row of batch ({len(B)}); got shape {tuple(ids.shape)}")
         if len(B) == 0: return self
-        if ids.dtype.is_floating_point or ids.is_complex() or ids.dtype == torch.bool:
-            raise ValueError(f"token_ids must be integers; got dtype {ids.dtype}")
         U = _unit_rows(B, name="batch")
         u, inv = torch.unique(ids.to(U.device, torch.int64), return_inverse=True)
         sums = torch.zeros(len(u), U.shape[1], dtype=torch.float64, device=U.device).index_add_(0, inv, U)

@@ -19,15 +19,15 @@ from concurrent.futures import as_completed
 from .data import files_fingerprint
 from .profile import ProfileSpec, profile_spec, layer_profile
 from .models import load_model, dtype_name, is_local_path
-from .checks import integer
+from .checks import integer, EnvironmentProblem
 
 # %% auto #0
-__all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'OLMO_REPOS', 'OLMO_BRANCH', 'WEIGHT_SUFFIXES',
-           'RETRIES', 'RETRY_WAIT', 'FAILURE_TYPES', 'FAILURE_COLUMNS', 'STALE_DOWNLOAD', 'NOT_TOKENIZER',
-           'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES', 'MISSING_COLUMNS', 'Checkpoint', 'pythia_steps',
+__all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'OLMO_REPOS', 'OLMO_BRANCH', 'SERIES_GRAMMAR',
+           'SUFFIXES', 'WEIGHT_SUFFIXES', 'RETRIES', 'RETRY_WAIT', 'FAILURE_TYPES', 'FAILURE_COLUMNS', 'STALE_DOWNLOAD',
+           'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES', 'MISSING_COLUMNS', 'Checkpoint', 'pythia_steps',
            'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints',
-           'log_spaced', 'olmo_checkpoints', 'local_checkpoints', 'checkpoint_series', 'series', 'job_key',
-           'atomic_write', 'rows_table', 'ResultStore', 'read_rows', 'lfs_sha256', 'weight_files',
+           'log_spaced', 'olmo_checkpoints', 'local_checkpoints', 'checkpoint_series', 'SeriesName', 'parse_series',
+           'series', 'job_key', 'atomic_write', 'rows_table', 'ResultStore', 'read_rows', 'lfs_sha256', 'weight_files',
            'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list',
            'DamagedDownload', 'in_chain', 'transient', 'record_failure', 'clear_failure', 'failure_table', 'SweepError',
            'out_of_memory', 'smaller_batches', 'disk_full', 'disk_full_error', 'check_download',
@@ -63,6 +63,7 @@ def pythia_paper2_steps() -> list:
 def pythia_checkpoints(size:str="70m", deduped:bool=False, steps=None) -> list:
     "Checkpoints of EleutherAI/pythia-{size}[-deduped] (default: all 154 steps)."
     if size not in PYTHIA_SIZES: raise ValueError(f"unknown Pythia size {size!r}; one of {PYTHIA_SIZES}")
+    if isinstance(steps, str) and steps != "paper2": raise ValueError(f"steps must be 'paper2', a list of steps or None; got {steps!r}")
     steps = pythia_steps() if steps is None else (pythia_paper2_steps() if steps == "paper2" else list(steps))
     bad = sorted(set(steps) - set(pythia_steps()))
     if bad: raise ValueError(f"Pythia has no checkpoint at steps {bad[:5]}; see pythia_steps()")
@@ -79,7 +80,7 @@ def hub_revisions(repo:str, pattern:str=r"^(?:global_)?step(\d+)$") -> list:
         from huggingface_hub import list_repo_refs
         refs = list_repo_refs(repo)
     except Exception as e:
-        raise RuntimeError(f"cannot list the branches of {repo!r} ({type(e).__name__}: {e}); offline? "
+        raise EnvironmentProblem(f"cannot list the branches of {repo!r} ({type(e).__name__}: {e}); offline? "
                            "Pass the revisions yourself (checkpoint_series) or use the registry's documented steps.") from e
     found = [(int(m.group(1)), b.name) for b in refs.branches if (m := re.match(pattern, b.name))]
     return [name for _, name in sorted(found)]
@@ -87,6 +88,7 @@ def hub_revisions(repo:str, pattern:str=r"^(?:global_)?step(\d+)$") -> list:
 def bloom_checkpoints(size:str="560m", steps=None) -> list:
     "Intermediate checkpoints of bigscience/bloom-{size} (steps: the model card's list, 'hub', or your own)."
     if size not in BLOOM_SIZES: raise ValueError(f"unknown BLOOM size {size!r}; one of {BLOOM_SIZES}")
+    if isinstance(steps, str) and steps != "hub": raise ValueError(f"steps must be 'hub', a list of steps or None; got {steps!r}")
     repo = f"bigscience/bloom-{size}-intermediate"
     if steps == "hub": steps = [int(r.removeprefix("global_step")) for r in hub_revisions(repo, r"^global_step(\d+)$")]
     steps = BLOOM_CARD_STEPS if steps is None else list(steps)
@@ -124,6 +126,7 @@ OLMO_BRANCH = r"^(?:stage1-)?step(\d+)-tokens(\d+)B$"      # a pretraining check
 def olmo_checkpoints(size:str="7b", count:int=None, branches=None) -> list:
     "Pretraining checkpoints of OLMo 2: the repository's branches stepN-tokensMB (listed on the Hub, or `branches`), one per step, `count` of them log-spaced."
     if size not in OLMO_REPOS: raise ValueError(f"unknown OLMo 2 size {size!r}; one of {tuple(OLMO_REPOS)}")
+    if count is not None: count = integer(count, "count", minimum=1)      # before the Hub is listed
     repo = OLMO_REPOS[size]
     names = hub_revisions(repo, OLMO_BRANCH) if branches is None else [b for b in branches if re.match(OLMO_BRANCH, b)]
     if not names: raise ValueError(f"{repo} has no branch named like stepN-tokensMB (pretraining checkpoints); name the "
@@ -166,33 +169,77 @@ def checkpoint_series(models=None, revisions=None, folder=None, tokenizer:str=No
            [Checkpoint(str(n), None, s, tokenizer=tokenizer) for n, s in zip(names, steps)]
 
 # %% ../nbs/07_checkpoints.ipynb #ef60d594
-def series(spec:str, steps:str=None) -> list:
-    "Checkpoints from a name: a registry series, a folder of checkpoints, or REPO@REV,REV,..."
-    name, _, variant = spec.partition(":")
-    if Path(spec).is_dir(): cks = local_checkpoints(spec)
-    elif (m := re.fullmatch(r"olmo2-(\w+)", name)):
-        if variant and not variant.isdigit(): raise ValueError(f"unknown series variant {variant!r} in {spec!r}: olmo2-SIZE:COUNT")
-        cks = olmo_checkpoints(m.group(1), count=int(variant) if variant else None)
-    elif variant and variant not in ("paper2", "hub"):
-        raise ValueError(f"unknown series variant {variant!r} in {spec!r}: use :paper2 (Pythia) or :hub (BLOOM)")
-    elif (m := re.fullmatch(r"pythia-([0-9.]+[mb])(-deduped)?", name)):
-        cks = pythia_checkpoints(m.group(1), deduped=bool(m.group(2)), steps="paper2" if variant == "paper2" else None)
-    elif (m := re.fullmatch(r"bloom-(\w+)", name)):
-        cks = bloom_checkpoints(m.group(1), steps="hub" if variant == "hub" else None)
-    elif name == "tinyllama": cks = tinyllama_checkpoints()
-    elif "@" in spec:
-        repo, _, revs = spec.partition("@")
-        cks = checkpoint_series(repo, revisions=[r for r in revs.split(",") if r])
-    else:
-        raise ValueError(f"unknown series {spec!r}: pythia-SIZE[-deduped][:paper2], bloom-SIZE[:hub], olmo2-SIZE[:COUNT], tinyllama, "
-                         "a folder of step{N} checkpoints, or REPO@REV,REV")
-    if steps:
-        try: want = {int(s) for s in steps.split(",") if s}
+SERIES_GRAMMAR = ("pythia-SIZE[-deduped][:paper2], bloom-SIZE[:hub], olmo2-SIZE[:COUNT], tinyllama, a folder of step{N} "
+                  "checkpoints, or REPO@REV,REV")
+
+@dataclass(frozen=True)
+class SeriesName:
+    "A series name parsed and checked: its family, size and suffix (what `series` builds from, with no network)."
+    family: str                    # pythia, bloom, olmo2, tinyllama, folder or revisions
+    size: str = None               # the registry's size (pythia, bloom, olmo2)
+    deduped: bool = False          # pythia: the deduplicated run
+    variant: str = None            # paper2 (pythia), hub (bloom)
+    count: int = None              # olmo2: how many checkpoints, log-spaced
+    location: str = None           # folder: its path; revisions: REPO@REV,REV
+
+SUFFIXES = {"pythia": ":paper2", "bloom": ":hub", "olmo2": ":COUNT (an integer >= 1)"}
+
+def parse_series(spec:str) -> SeriesName:
+    "A series name checked against the grammar (`SERIES_GRAMMAR`): the family's sizes, a suffix only of its own family, a count >= 1; a ValueError naming the part that does not apply, before any network access."
+    if not isinstance(spec, str) or not spec.strip(): raise TypeError(f"a series name must be a non-empty str ({SERIES_GRAMMAR}); got {spec!r}")
+    if Path(spec).is_dir(): return SeriesName("folder", location=spec)
+    name, colon, suffix = spec.partition(":")
+    family = next((f for f, pattern in (("pythia", r"pythia-([0-9.]+[mb])(-deduped)?"), ("bloom", r"bloom-(\w+)"),
+                                        ("olmo2", r"olmo2-(\w+)"), ("tinyllama", r"tinyllama")) if re.fullmatch(pattern, name)), None)
+    if family is None:
+        if "@" in spec and not colon: return SeriesName("revisions", location=spec)
+        if "@" in spec: raise ValueError(f"series {spec!r}: REPO@REV,REV takes no :suffix")
+        raise ValueError(f"unknown series {spec!r}: {SERIES_GRAMMAR}")
+    if colon and family not in SUFFIXES:
+        raise ValueError(f"series {spec!r}: {family} takes no :suffix (:{suffix} is not one of its variants)")
+    sizes = {"pythia": PYTHIA_SIZES, "bloom": BLOOM_SIZES, "olmo2": tuple(OLMO_REPOS), "tinyllama": None}[family]
+    m = re.fullmatch(r"\w+-([0-9.]+[mb]|\w+?)(-deduped)?", name) if sizes else None
+    size = m.group(1) if m else None
+    if sizes and size not in sizes: raise ValueError(f"unknown {family} size {size!r} in {spec!r}; one of {sizes}")
+    if family == "olmo2":
+        if colon and not re.fullmatch(r"\d+", suffix):
+            raise ValueError(f"unknown series variant {suffix!r} in {spec!r}: olmo2-SIZE:COUNT, COUNT an integer >= 1")
+        count = int(suffix) if colon else None
+        if count is not None and count < 1: raise ValueError(f"series {spec!r}: the count must be an integer >= 1; got {count}")
+        return SeriesName(family, size, count=count)
+    if colon and ":" + suffix != SUFFIXES[family]:
+        other = [f for f, s in SUFFIXES.items() if s == ":" + suffix]
+        whose = f" (:{suffix} is {other[0]}'s)" if other else ""
+        raise ValueError(f"unknown series variant {suffix!r} in {spec!r}: {family} takes {SUFFIXES[family]} or none{whose}")
+    return SeriesName(family, size, deduped=bool(m and m.group(2)), variant=suffix if colon else None)
+
+
+# %% ../nbs/07_checkpoints.ipynb #85860a48
+def _wanted_steps(steps) -> set:
+    "The steps of `--steps` (a comma-separated str, or integers), checked; None: all."
+    if steps is None or steps == "": return None
+    if isinstance(steps, str):
+        try: return {int(s) for s in steps.split(",") if s.strip()}
         except ValueError: raise ValueError(f"--steps takes comma-separated integers; got {steps!r}") from None
+    return {integer(s, "steps") for s in steps}
+
+def series(spec:str, steps:str=None) -> list:
+    "Checkpoints from a name: a registry series, a folder of checkpoints, or REPO@REV,REV,... (checked by `parse_series` first)."
+    parsed, want = parse_series(spec), _wanted_steps(steps)
+    if parsed.family == "folder": cks = local_checkpoints(parsed.location)
+    elif parsed.family == "olmo2": cks = olmo_checkpoints(parsed.size, count=parsed.count)
+    elif parsed.family == "pythia": cks = pythia_checkpoints(parsed.size, deduped=parsed.deduped, steps=parsed.variant)
+    elif parsed.family == "bloom": cks = bloom_checkpoints(parsed.size, steps=parsed.variant)
+    elif parsed.family == "tinyllama": cks = tinyllama_checkpoints()
+    else:
+        repo, _, revs = parsed.location.partition("@")
+        cks = checkpoint_series(repo, revisions=[r for r in revs.split(",") if r])
+    if want:
         missing = sorted(want - {c.step for c in cks})
         if missing: raise ValueError(f"series {spec!r} has no checkpoints at steps {missing}")
         cks = [c for c in cks if c.step in want]
     return cks
+
 
 # %% ../nbs/07_checkpoints.ipynb #dde8c950
 def job_key(**parts) -> dict:
@@ -387,7 +434,7 @@ def hub_fingerprint(repo:str, revision:str=None, api=None) -> str:
         if type(e).__name__ in ("RevisionNotFoundError", "RepositoryNotFoundError"):     # the Hub answered: not offline
             raise ValueError(f"{repo}@{revision or 'main'} is not on the Hub ({type(e).__name__}); list its branches with "
                              "checkpoints.hub_revisions") from e
-        raise RuntimeError(f"cannot read the file metadata of {repo}@{revision or 'main'} ({type(e).__name__}: {e}); "
+        raise EnvironmentProblem(f"cannot read the file metadata of {repo}@{revision or 'main'} ({type(e).__name__}: {e}); "
                            "offline? verify where the Hub is reachable, or pass verify=False to the sweep"
                            + ("" if Path(repo).exists() else f" (no local folder {Path(repo).resolve()} exists either)")) from e
     sib = {s.rfilename: s for s in (info.siblings or [])}

@@ -13,7 +13,8 @@ import pandas as pd
 import torch
 
 # %% auto #0
-__all__ = ['NUMBER', 'raises', 'logged', 'quoted', 'prose_numbers', 'markdown', 'integer', 'number', 'device']
+__all__ = ['NUMBER', 'raises', 'logged', 'quoted', 'prose_numbers', 'markdown', 'integer', 'number', 'EnvironmentProblem',
+           'NoDevice', 'device']
 
 # %% ../nbs/checks.ipynb #6e7b3b9a
 def raises(f, *match, exc=ValueError) -> str:
@@ -116,14 +117,27 @@ def number(value, name:str, minimum:float=None, maximum:float=None, strict:bool=
     return float(value)
 
 
+# %% ../nbs/checks.ipynb #5c1f6752
+class EnvironmentProblem(RuntimeError):
+    "This machine or its surroundings cannot do what was asked (no network or Hub, no GPU, a full disk): not the user's input, not a bug; the message says what is missing and how to proceed."
+
+# %% ../nbs/checks.ipynb #baf90423
+class NoDevice(EnvironmentProblem, ValueError):
+    "A device torch knows (cuda, mps) that this machine does not have: an `EnvironmentProblem`, and a `ValueError` as before."
+
 # %% ../nbs/checks.ipynb #915c3e8c
 def device(value, name:str="device", default=None, none:str="the default"):
     "`value` as a torch.device that can hold a tensor here (None: `default`); else a ValueError naming `name` and what to pass (`none`: what None means)."
     if value is None: return default
-    try:
-        dev = torch.device(value)
-        torch.empty(0, device=dev)
-    except (RuntimeError, TypeError, AssertionError) as e:
+    try: dev = torch.device(value)
+    except (RuntimeError, TypeError) as e:
+        raise ValueError(f"{name} {value!r} cannot be used here ({str(e).splitlines()[0][:80]}); "
+                         f"pass 'cpu', 'cuda' where a GPU is present, or None for {none}") from None
+    try: torch.empty(0, device=dev)
+    except (RuntimeError, AssertionError) as e:        # a device torch knows, which this machine does not have
+        if dev.type in ("cuda", "mps", "xpu"):
+            raise NoDevice(f"{name} {value!r} cannot be used here: this machine has no such GPU "
+                           f"({str(e).splitlines()[0][:80]}); run where one is, or pass 'cpu' or None for {none}") from None
         raise ValueError(f"{name} {value!r} cannot be used here ({str(e).splitlines()[0][:80]}); "
                          f"pass 'cpu', 'cuda' where a GPU is present, or None for {none}") from None
     return dev

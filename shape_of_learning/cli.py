@@ -18,13 +18,14 @@ from fastcore.script import call_parse
 from .data import text_sources, sol_cache
 from .models import load_model, OFFLINE_NAMES, OFFLINE_MODELS
 from .profile import METRICS, layer_metrics, ProfileSpec, profile_spec, metric_rows, layer_profile, profile_figure
-from .checkpoints import series, sweep, profile_measure, rows_table, read_rows, verify_checkpoints, duplicate_list, PYTHIA_SIZES, BLOOM_SIZES
+from .checkpoints import series, parse_series, sweep, profile_measure, rows_table, read_rows, verify_checkpoints, duplicate_list, PYTHIA_SIZES, BLOOM_SIZES
 from .reproduce import get_task, reproduce
 from .figures import TASKS, SLOW_TASKS
 from .localhub import LocalHub, hub_tasks, rehearse
 from .plan import PlanError, check_plan, print_plan, sweep_plan, plan as make_plan, BANDWIDTH
 from .runtime import runtime_text
 from .notebook import one_line_errors
+from .checks import NoDevice
 
 # %% auto #0
 __all__ = ['DEMO_METRICS', 'METAVARS', 'MODEL_WORDS', 'SERIES_WORDS', 'TASK_WORDS', 'TABLE_FORMATS', 'FIGURE_FORMATS',
@@ -179,7 +180,7 @@ def sol_reproduce(
     names = [t for t in tasks.split(",") if t] if tasks else None
     if bandwidth is not None and not bandwidth > 0: raise ValueError(f"--bandwidth must be a positive number of MB/s; got {bandwidth}")
     rate = bandwidth * 1e6 if bandwidth else None
-    if config != "rehearsal": door(names or TASKS, "quick" if quick else config)
+    door(names or (hub_tasks() if config == "rehearsal" else TASKS), "quick" if quick else config)   # before any local Hub is built
     if config == "rehearsal":
         if cache is not None: raise ValueError("--cache does not apply to the rehearsal: its results stay with the local Hub")
         if not plan: return rehearse(names, out=out)
@@ -201,7 +202,8 @@ def checked(planned:pd.DataFrame, show:bool=True) -> pd.DataFrame:
     "A plan checked against this machine (printed first when `show`); a machine too small exits with the plan's reasons."
     if show: print_plan(planned)
     try: check_plan(planned)
-    except PlanError as e: sys.exit(f"this machine cannot run the plan:\n{e}")
+    except PlanError as e:                          # the machine, not the user: exit status 3 (see notebook.error_line)
+        print(f"this machine cannot run the plan:\n{e}", file=sys.stderr, flush=True); raise SystemExit(3) from None
     if show: print("this machine has the GPU memory, disk and host memory the plan needs")
     return planned
 
@@ -214,11 +216,11 @@ def placement(dtype:str=None, device:str=None, here:bool=True) -> tuple:
     try: where = torch.device(device)
     except (RuntimeError, TypeError): raise ValueError(f"--device {device!r} is not a device; use e.g. cpu, cuda or cuda:1") from None
     if here and where.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError(f"--device {device}: this machine has no GPU that torch can use; leave --device out to run on the CPU")
+        raise NoDevice(f"--device {device}: this machine has no GPU that torch can use; leave --device out to run on the CPU")
     if here and where.type == "cuda" and (where.index or 0) >= torch.cuda.device_count():
-        raise ValueError(f"--device {device}: this machine has {torch.cuda.device_count()} GPU(s), cuda:0 to cuda:{torch.cuda.device_count() - 1}")
+        raise NoDevice(f"--device {device}: this machine has {torch.cuda.device_count()} GPU(s), cuda:0 to cuda:{torch.cuda.device_count() - 1}")
     if here and where.type == "mps" and not torch.backends.mps.is_available():
-        raise ValueError(f"--device {device}: this machine has no Apple GPU; leave --device out to run on the CPU")
+        raise NoDevice(f"--device {device}: this machine has no Apple GPU; leave --device out to run on the CPU")
     return dtype, device
 
 # %% ../nbs/12_cli.ipynb #615df74d
@@ -400,8 +402,10 @@ def sol_sweep(
     if out: table_path(out)
     placement(dtype, device, here=executor == "local")
     spec = spec_from_options(**options)
+    parse_series(series_name)                       # the name, then the sources, before the Hub is asked for branches
+    sources = text_sources(source)
     cks = series(series_name, steps)
-    m = profile_measure(text_sources(source), spec, dtype=dtype, device=device)
+    m = profile_measure(sources, spec, dtype=dtype, device=device)
     if plan: return checked(sweep_plan(series_name, cks, m, store))
     df = sweep(cks, m, store, executor=None if executor == "local" else "ray", verify=verify, keep_duplicates=keep_duplicates,
                failures="record")

@@ -15,7 +15,7 @@ import numpy as np
 import hashlib
 import tempfile, urllib.request
 import json
-from .checks import integer
+from .checks import integer, EnvironmentProblem
 
 # %% auto #0
 __all__ = ['GENSIM_WIKI', 'ENWIK8_URL', 'ENWIK8_ZIP_BYTES', 'SOURCE_NAMES', 'SOURCE_FORMS', 'WikiPage', 'wiki_pages',
@@ -348,12 +348,12 @@ def enwik8_path(cache:Path=None, download:bool=True, url:str=None) -> Path:
         _, headers = urllib.request.urlretrieve(url, tmp)
         expected = int(headers.get("Content-Length") or -1) if mirror else ENWIK8_ZIP_BYTES
         if expected >= 0 and os.path.getsize(tmp) != expected:
-            raise RuntimeError(f"downloaded {os.path.getsize(tmp):,} bytes from {url}, expected {expected:,}")
+            raise EnvironmentProblem(f"downloaded {os.path.getsize(tmp):,} bytes from {url}, expected {expected:,}")
         os.replace(tmp, cache / "enwik8.zip")
     except Exception as e:
         if os.path.exists(tmp): os.remove(tmp)
         if isinstance(e, RuntimeError): raise
-        raise RuntimeError(f"could not download enwik8 from {url} ({type(e).__name__}: {e}). Offline? Copy enwik8.zip "
+        raise EnvironmentProblem(f"could not download enwik8 from {url} ({type(e).__name__}: {e}). Offline? Copy enwik8.zip "
                            f"into {cache} (or set $SOL_CACHE), or use wiki_source() for the offline sample.") from e
     return cache / "enwik8.zip"
 

@@ -339,9 +339,15 @@ def id_scaling(
         raise ValueError(f"range_max must be an integer >= 2; got {range_max!r}")
     if not (isinstance(seed, (int, np.integer)) and seed >= 0): raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
     X = as_points(X, min_points=3, device=device)
+    if len(X) < n_min:                                 # no decimation level would be left: no TwoNN row at all
+        raise ValueError(f"n_min={n_min} is more than the {len(X)} points: the decimation keeps blocks of >= n_min points; "
+                         f"pass n_min <= {len(X)}")
     kmax = max([2] + [2**(i + 1) for i in range(int(math.log2(range_max))) if 2**(i + 1) <= len(X) - 1])
     res, keep, n_dup = _distinct(X, kmax, duplicates, device, resolution)   # one search serves every rank
     Xd, ranks = X[keep], [2**i for i in range(int(math.log2(kmax)))]
+    if len(Xd) < n_min:
+        raise ValueError(f"n_min={n_min} is more than the {len(Xd)} distinct points ({n_dup} duplicates dropped): the "
+                         f"decimation keeps blocks of >= n_min points; pass n_min <= {len(Xd)}")
     tolerance = tie_tolerance(Xd, resolution)            # every block's ties, judged on all the distinct points once
     nb = (res, len(Xd), 0)
     rows = []

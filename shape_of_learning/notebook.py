@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/notebook.html.md"""
 
 # %% ../nbs/11e_notebook.ipynb #f6657a50
 from __future__ import annotations
-import functools, importlib.util, inspect, json, os, re, subprocess, sys, tempfile, time
+import errno, functools, importlib.util, inspect, json, os, re, socket, subprocess, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Annotated
@@ -16,15 +16,15 @@ from .reproduce import REGISTRY, Task, get_task, run_task, save_tables, load_tab
 from .localhub import rehearse, hub_tasks, has_module, HUB_PYTHON
 from .plan import plan, check_plan, PlanError
 from .runtime import runtime_text
-from .checks import integer, raises
+from .checks import integer, raises, EnvironmentProblem
 from .checkpoints import SweepError
 
 # %% auto #0
 __all__ = ['CONFIGS', 'REHEARSAL_TOKENS', 'OFFLINE_ASSETS', 'COLAB_MARK', 'THREAD_POOLS', 'CONFIG_LINE', 'USER_ERRORS',
-           'DEBUG_WORDS', 'NotebookError', 'check_config', 'stored', 'recorded_seconds', 'cost_text',
-           'rehearsal_tokens', 'prepare', 'offline_assets', 'colab_cell', 'kernel_env', 'set_config', 'kernel_manager',
-           'run_all', 'error_line', 'debugging', 'one_line_errors', 'notebooks', 'notebook_tasks', 'skip_reason',
-           'sol_runall']
+           'DEBUG_WORDS', 'ENVIRONMENT_HINTS', 'NotebookError', 'check_config', 'stored', 'recorded_seconds',
+           'cost_text', 'rehearsal_tokens', 'prepare', 'offline_assets', 'colab_cell', 'kernel_env', 'set_config',
+           'kernel_manager', 'run_all', 'environment_problem', 'error_line', 'debugging', 'one_line_errors',
+           'notebooks', 'notebook_tasks', 'skip_reason', 'sol_runall']
 
 # %% ../nbs/11e_notebook.ipynb #1c4ac088
 CONFIGS = ("offline", "quick", "rehearsal", "paper")
@@ -188,15 +188,48 @@ def run_all(path, timeout:int=600, out=None, threads:int=None, config:str=None, 
                 warnings=len(noise), first_warning=next(l for l in noise[0].splitlines() if "Warning" in l).strip()[:300] if noise else "")
 
 # %% ../nbs/11e_notebook.ipynb #2b64be9e
-USER_ERRORS = (ValueError, TypeError, KeyError, OSError, ImportError, PlanError, SweepError)   # what a user's input causes
+USER_ERRORS = (ValueError, TypeError, KeyError, OSError, ImportError, SweepError)   # what a user's input causes
 DEBUG_WORDS = "show the Python traceback of an error instead of one line (also: SOL_DEBUG=1)"
+
+# %% ../nbs/11e_notebook.ipynb #5621dbb4
+ENVIRONMENT_HINTS = {   # what the machine lacks: how to go on
+    "network": "the network or the Hub cannot be reached from here: run where it can, or, with the files already in the "
+               "Hub cache, set HF_HUB_OFFLINE=1",
+    "disk": "the disk is full: free space, or point $SOL_CACHE and $HF_HOME at a disk with room",
+    "gpu": "this machine has no GPU that torch can use: run on one, or on the CPU (leave --device out)",
+    "gpu memory": "the GPU ran out of memory: use one with more, or lower --n-tokens or --forward-batch",
+}
+_NETWORK_NAMES = {"OfflineModeIsEnabled", "LocalEntryNotFoundError", "ConnectError", "ConnectTimeout", "ReadTimeout", "ReadError",
+                  "RemoteProtocolError", "NameResolutionError", "MaxRetryError", "NewConnectionError", "ProxyError"}
+
+def _lacks(error:BaseException):
+    "What this one error says the machine lacks (a key of `ENVIRONMENT_HINTS`, or 'environment' for an `EnvironmentProblem`), else None."
+    text = str(error)
+    if isinstance(error, EnvironmentProblem): return "environment"
+    if isinstance(error, OSError) and (error.errno in (errno.ENOSPC, errno.EDQUOT) or "No space left on device" in text): return "disk"
+    if isinstance(error, (ConnectionError, TimeoutError, socket.gaierror)) or type(error).__name__ in _NETWORK_NAMES: return "network"
+    if type(error).__name__ == "OutOfMemoryError" or "CUDA out of memory" in text: return "gpu memory"
+    if any(s in text for s in ("Torch not compiled with CUDA enabled", "No CUDA GPUs are available", "Found no NVIDIA driver")): return "gpu"
+    return None
+
+def environment_problem(error:BaseException):
+    "What the machine lacks for `error` (see `_lacks`): the error itself, or, unless it is plainly the user's (ValueError, TypeError, KeyError), any error in its chain of causes; None if nothing."
+    if (found := _lacks(error)) or isinstance(error, (ValueError, TypeError, KeyError)): return found
+    seen, e = set(), error.__cause__ or error.__context__
+    while e is not None and id(e) not in seen:
+        if found := _lacks(e): return found
+        seen.add(id(e)); e = e.__cause__ or e.__context__
+    return None
 
 # %% ../nbs/11e_notebook.ipynb #4f38dab7
 def error_line(command:str, error:BaseException) -> tuple:
-    "The one line `error` ends the shell `command` with, and its exit status: 2 for a user's error (`USER_ERRORS`), 1 for a bug."
+    "The one line `error` ends the shell `command` with, and its exit status: 3 for an environment that cannot do it (`environment_problem`), 2 for a user's error (`USER_ERRORS`), 1 for a bug."
     said = error.args[0] if isinstance(error, KeyError) and len(error.args) == 1 and isinstance(error.args[0], str) else str(error)
     lines = [line.strip() for line in said.splitlines() if line.strip()] or [type(error).__name__]
     said = lines[0] + "".join(("; ", " ")[a[-1] in ":;,."] + b for a, b in zip(lines, lines[1:]))   # its lines as clauses
+    if lacks := environment_problem(error):
+        if lacks == "environment": return f"{command}: {said}", 3          # the package's own message says what and how
+        return f"{command}: {ENVIRONMENT_HINTS[lacks]} ({type(error).__name__}: {said})", 3
     if isinstance(error, USER_ERRORS): return f"{command}: {said}", 2
     return (f"{command}: internal error, not caused by what you typed ({type(error).__name__}: {said}); "
             "rerun with --debug for the traceback and report it"), 1

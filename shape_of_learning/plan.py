@@ -20,6 +20,7 @@ from .profile import ProfileSpec, METRICS, memory_budget
 from .checkpoints import Checkpoint, ResultStore, series, job_done, lfs_sha256
 from .reproduce import Task, TaskConfig, get_task, task_key, default_cache
 from .figures.training import every
+from .checks import number, EnvironmentProblem
 
 # %% auto #0
 __all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TOKENS', 'GPU_METRIC_SECONDS', 'BANDWIDTH',
@@ -28,9 +29,9 @@ __all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TO
            'activation_bytes', 'layer_bytes', 'layer_groups', 'metric_bytes', 'GpuMetrics', 'Calibration', 'calibrate',
            'Workload', 'workload', 'Entry', 'on_hub', 'task_entries', 'DataSource', 'task_data', 'data_bytes',
            'measured', 'load_files', 'device_memory', 'TokenWork', 'token_work', 'token_fields', 'on_gpu', 'weights_id',
-           'metric_seconds', 'checkpoint_row', 'task_config', 'checkpoint_plan', 'to_measure', 'summarize', 'plan',
-           'plan_text', 'print_plan', 'SweepConfig', 'sweep_plan', 'PlanError', 'machine', 'task_problems', 'fitting',
-           'check_plan']
+           'metric_seconds', 'checkpoint_row', 'task_config', 'checkpoint_plan', 'to_measure', 'plan_bandwidth',
+           'summarize', 'plan', 'plan_text', 'print_plan', 'SweepConfig', 'sweep_plan', 'PlanError', 'machine',
+           'task_problems', 'fitting', 'check_plan']
 
 # %% ../nbs/11c_plan.ipynb #73190730
 TOKENIZER_FILES = ("tokenizer_config.json", "tokenizer.json", "special_tokens_map.json", "added_tokens.json",
@@ -500,7 +501,7 @@ def task_config(task, config):
 def _config(task, config):
     cfg = task_config(task, config)
     if cfg.hub == "local" and not os.environ.get("SOL_LOCAL_HUB"):
-        raise RuntimeError(f"task {task.name}: the {cfg.name} configuration reads the local Hub, which is not running: plan it "
+        raise EnvironmentProblem(f"task {task.name}: the {cfg.name} configuration reads the local Hub, which is not running: plan it "
                            "inside `with localhub.LocalHub(): ...`")
     return cfg
 
@@ -582,9 +583,15 @@ def _summary(name:str, rows:pd.DataFrame, data:dict, bandwidth:float) -> dict:
                 **_largest(todo), hours=(download / bandwidth + todo.compute_seconds.sum()) / 3600,
                 computed=bool(todo.computed.all()), rates="; ".join(sorted(set(rows.rates))))
 
+# %% ../nbs/11c_plan.ipynb #156e2f6e
+def plan_bandwidth(bandwidth) -> float:
+    "None (the assumed `BANDWIDTH`) or a finite download speed > 0 in bytes per second; anything else a ValueError naming it."
+    return None if bandwidth is None else number(bandwidth, "bandwidth (bytes per second)", minimum=0, strict=True)
+
 # %% ../nbs/11c_plan.ipynb #89341f3d
 def summarize(rows:pd.DataFrame, configs:list, label:str, bandwidth:float=None, api=None) -> pd.DataFrame:
     "A plan from checkpoint rows: one row per `(task, configuration)` of `configs`, and a total row."
+    bandwidth = plan_bandwidth(bandwidth)
     meta, bw = hub_metadata(api), bandwidth or BANDWIDTH
     out, data = [], {}
     for task, cfg in configs:
@@ -601,10 +608,11 @@ def summarize(rows:pd.DataFrame, configs:list, label:str, bandwidth:float=None, 
 def plan(tasks, config="paper", cache=None, bandwidth:float=None, calibration=None, api=None) -> pd.DataFrame:
     "Checkpoints, downloads, peak disk, memory and hours of tasks under a configuration: one row per task and a total row."
     tasks = [get_task(t) for t in ([tasks] if isinstance(tasks, str) else tasks)]
+    bandwidth, configs = plan_bandwidth(bandwidth), [(task, task_config(task, config)) for task in tasks]   # at the door
     meta = hub_metadata(api)
     rows = checkpoint_plan(tasks, config, cache, calibration, meta)
     label = config if isinstance(config, str) else "per task" if isinstance(config, dict) else config.name
-    return summarize(rows, [(task, task_config(task, config)) for task in tasks], label, bandwidth, meta)
+    return summarize(rows, configs, label, bandwidth, meta)
 
 # %% ../nbs/11c_plan.ipynb #0c48f892
 def _notes(task, cfg, rows:pd.DataFrame) -> str:
@@ -653,6 +661,7 @@ class SweepConfig(TaskConfig):
 # %% ../nbs/11c_plan.ipynb #c583a368
 def sweep_plan(label:str, checkpoints, measure, store, calibration=None, bandwidth:float=None, api=None) -> pd.DataFrame:
     "The plan of `checkpoints.sweep(checkpoints, measure, store)` for a profile measure (`checkpoints.profile_measure`)."
+    bandwidth = plan_bandwidth(bandwidth)
     meta, params, load = hub_metadata(api), measure.params, measure.load
     sources = params["source"] if isinstance(params["source"], (list, tuple)) else [params["source"]]
     cfg = SweepConfig("sweep", device=load.get("device"), dtype=load.get("dtype"), n_tokens=params["n_tokens"],
@@ -667,8 +676,8 @@ def sweep_plan(label:str, checkpoints, measure, store, calibration=None, bandwid
     return planned
 
 # %% ../nbs/11c_plan.ipynb #2da99400
-class PlanError(RuntimeError):
-    "A plan that the machine cannot run; `problems` maps each task to what does not fit."
+class PlanError(EnvironmentProblem):
+    "A plan that the machine cannot run (an `EnvironmentProblem`); `problems` maps each task to what does not fit."
     def __init__(self, problems:dict, fits:list):
         self.problems, self.fits = problems, fits
         tail = (f"run --tasks with the tasks that fit: {','.join(fits)}" if fits else "no task fits this machine")

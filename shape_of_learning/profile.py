@@ -21,7 +21,7 @@ from .data import TextSource, checked_documents, token_windows
 from .models import model_kind
 from .hidden import layer_states, layer_list
 from . import style
-from .checks import integer
+from .checks import integer, number
 
 # %% auto #0
 __all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'PROFILE_WORDS', 'Metric', 'get_metrics', 'layer_metrics',
@@ -77,7 +77,14 @@ METRICS = {m.name: m for m in (
 
 def get_metrics(names) -> list:
     "The `Metric`s of a list of names (or a comma-separated string), checked against `METRICS`."
-    names = [n for n in names.split(",") if n] if isinstance(names, str) else list(names)
+    given = names
+    if isinstance(names, str): names = [n.strip() for n in names.split(",") if n.strip()]
+    elif hasattr(names, "__iter__") and not isinstance(names, bytes): names = list(names)      # a list, a tuple, a dict's keys
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"metrics must be a name, a comma-separated string or a list of names from {list(METRICS)}; "
+                        f"got {given!r} ({type(given).__name__})")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice: raise ValueError(f"metrics named twice: {twice}")
     unknown = [m for m in names if m not in METRICS]
     if unknown: raise ValueError(f"unknown metrics {unknown}; choose from {list(METRICS)}")
     if not names: raise ValueError(f"no metrics named; choose from {list(METRICS)}")
@@ -113,6 +120,8 @@ class ProfileSpec:
         set_ = lambda k, v: object.__setattr__(self, k, v)
         set_("metrics", tuple(m.name for m in get_metrics(self.metrics)))
         for k, ok in POLICIES.items():
+            if not isinstance(getattr(self, k), (str, list, tuple)):
+                raise TypeError(f"{k} must be one of {ok}, or a tuple of them; got {getattr(self, k)!r}")
             vals = self.values(k)
             bad = [v for v in vals if v not in ok]
             if bad or not vals or len(set(vals)) < len(vals):
@@ -125,7 +134,11 @@ class ProfileSpec:
                 raise ValueError(f"{k} must be a positive integer; got {v!r}")
         if not (isinstance(self.seed, (int, np.integer)) and 0 <= self.seed):
             raise ValueError(f"seed must be a non-negative integer; got {self.seed!r}")
-        if not self.outlier_factor > 0: raise ValueError(f"outlier_factor must be positive; got {self.outlier_factor!r}")
+        try: set_("outlier_factor", number(self.outlier_factor, "outlier_factor", minimum=0, strict=True))
+        except ValueError: raise ValueError(f"outlier_factor must be positive and finite (multiples of the median norm); got {self.outlier_factor!r}") from None
+        if not isinstance(self.pooled, (bool, np.bool_)): raise TypeError(f"pooled must be True or False; got {self.pooled!r}")
+        if self.stream is not None and not isinstance(self.stream, (bool, np.bool_)):
+            raise TypeError(f"stream must be True, False or None (when every metric can); got {self.stream!r}")
         knn_ms = [m for m in get_metrics(self.metrics) if m.k]
         if knn_ms and min(self.batch_size, self.n_tokens) < max(m.k for m in knn_ms) + 1:
             raise ValueError(f"batch_size and n_tokens must be at least k + 1 = {max(m.k for m in knn_ms) + 1} for the "
@@ -415,15 +428,22 @@ def _position_keeps(prefix:int, suffix:int, spec) -> dict:
     return keeps
 
 # %% ../nbs/06a_profile.ipynb #44cda08e
+def _named(error:ValueError, docs, name:str) -> ValueError:
+    "`error` of `token_windows`, which names a source by its own name ('texts' for a list), naming it as the caller did (a dict's key)."
+    said, own = str(error), f"source {getattr(docs, 'name', 'texts')!r}"
+    return ValueError(f"source {name!r}{said[len(own):]}" if said.startswith(own) else f"source {name!r}: {said}")
+
 def _draw_windows(name, docs, tokenizer, keeps, prefix:int, spec) -> tuple:
     "One source's windows, drawn once for every position policy: (model inputs, {policy: kept positions}), with windows enough that each policy keeps n_tokens once the special tokens inside the text are dropped."
     n_tokens, inner = spec.n_tokens, special_inside(tokenizer)
     first_draw = wanted = max(math.ceil(n_tokens / int(k.sum())) for k in keeps.values())
     while True:                                      # special tokens inside the text, dropped, may leave too few
-        try: ids_all = cached_windows(docs, tokenizer, spec.window, wanted, spec.seed, spec.source_tokens)
-        except ValueError:                           # more windows than the source has: all of them
-            if wanted is None or wanted == first_draw: raise
-            wanted, ids_all = None, cached_windows(docs, tokenizer, spec.window, None, spec.seed, spec.source_tokens)
+        try:
+            try: ids_all = cached_windows(docs, tokenizer, spec.window, wanted, spec.seed, spec.source_tokens)
+            except ValueError:                       # more windows than the source has: all of them
+                if wanted is None or wanted == first_draw: raise
+                wanted, ids_all = None, cached_windows(docs, tokenizer, spec.window, None, spec.seed, spec.source_tokens)
+        except ValueError as e: raise _named(e, docs, name) from None
         masks = window_masks(ids_all, keeps, inner, prefix, spec.window)
         fewest = min(int(m.sum()) for m in masks.values())
         if fewest >= n_tokens: return ids_all, masks

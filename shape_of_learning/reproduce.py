@@ -18,6 +18,7 @@ from .data import sol_cache, closest
 from .profile import layer_profile
 from .models import load_model, dtype_name
 from .style import save, DPI
+from .checks import EnvironmentProblem
 
 # %% auto #0
 __all__ = ['REGISTRY', 'TaskConfig', 'Task', 'rehearsal_config', 'register', 'get_task', 'title', 'dtype_column',
@@ -312,7 +313,7 @@ def reproduce(tasks, config="offline", out=None, cache=None, force=False, progre
     cfgs = {t.name: t.config(config) for t in tasks}          # every config is checked before anything runs
     local = [n for n, c in cfgs.items() if c.hub == "local"]
     if local and not os.environ.get("SOL_LOCAL_HUB"):
-        raise RuntimeError(f"the {', '.join(local)} configuration(s) measure stand-ins on the local Hub, which is not running: "
+        raise EnvironmentProblem(f"the {', '.join(local)} configuration(s) measure stand-ins on the local Hub, which is not running: "
                            "use localhub.rehearse(...) or `sol-reproduce --config rehearsal`")
     label = config if isinstance(config, str) else config.name
     out = Path(out or figures_dir())
