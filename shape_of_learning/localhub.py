@@ -21,6 +21,7 @@ from .data import sol_cache, gensim_wiki_path, wiki_text
 from .models import tiny_config, model_kind, quiet_transformers
 from .checkpoints import series, OLMO_REPOS
 from .reproduce import REGISTRY, Reproduction, get_task, reproduce, file_lock
+from .checks import EnvironmentProblem
 from .figures import TASKS, SLOW_TASKS
 
 # %% auto #0
@@ -501,7 +502,7 @@ def build_hub_with(python:str, root, standins:list, progress:bool=False) -> Path
             "for repo, revisions, same, tokenizer, dataset in json.load(sys.stdin)])")
     spec = json.dumps([[s.repo, list(s.revisions), [list(p) for p in s.same], s.tokenizer, s.dataset] for s in standins])
     done = subprocess.run([python, "-c", code, str(root)], input=spec, text=True, capture_output=True)
-    if done.returncode: raise RuntimeError(f"building the stand-ins in {python} failed:\n{done.stderr[-3000:]}")
+    if done.returncode: raise EnvironmentProblem(f"building the stand-ins in {python} failed:\n{done.stderr[-3000:]}")
     return Path(root)
 
 # %% ../nbs/11b_localhub.ipynb #96dce29e
@@ -520,7 +521,7 @@ class LocalHub:
         t0 = time.time()
         while time.time() - t0 < self.timeout:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the local Hub (olah) exited with {self.proc.returncode}; its log: {self.log}\n"
+                raise EnvironmentProblem(f"the local Hub (olah) exited with {self.proc.returncode}; its log: {self.log}\n"
                                    + self.log.read_text()[-2000:])
             try:
                 with urllib.request.urlopen(url, timeout=2) as r:
@@ -644,6 +645,7 @@ def rehearsal_folder(root) -> Path:
 def rehearse(tasks=None, out=None, root=None, n_tokens:int=None, progress:bool=True, verbose:bool=True, figures:bool=True):
     "Tasks' `paper` configurations against the local Hub: tables to OUT/data/rehearsal_*.csv, figures (unless `figures` is False), a summary."
     tasks = [get_task(t) for t in (hub_tasks() if tasks is None else tasks)]
+    for task in tasks: task.config("rehearsal")              # a task without a paper configuration: refused before any build
     root = Path(root or sol_cache() / "localhub")
     hub = LocalHub(root, progress=progress, work=rehearsal_folder(root))   # two rehearsals at once: each its own
     shutil.rmtree(hub.work, ignore_errors=True)      # every checkpoint downloaded again, every table computed again
