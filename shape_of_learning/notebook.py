@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/notebook.html.md"""
 
 # %% ../nbs/11e_notebook.ipynb #f6657a50
 from __future__ import annotations
-import errno, functools, importlib.util, inspect, json, os, re, socket, subprocess, sys, tempfile, time
+import errno, functools, importlib.util, inspect, json, os, re, shutil, socket, subprocess, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Annotated
@@ -156,7 +156,8 @@ def kernel_manager(python:str=None, folder=None):
     from jupyter_client.manager import AsyncKernelManager
     if python is None: return AsyncKernelManager(kernel_name="python3")
     from jupyter_client.kernelspec import KernelSpecManager
-    spec = Path(folder) / "kernels" / "sol-python"; spec.mkdir(parents=True, exist_ok=True)
+    python = os.path.abspath(shutil.which(python) or python)   # the kernel starts in the notebook's folder: no relative path;
+    spec = Path(folder) / "kernels" / "sol-python"; spec.mkdir(parents=True, exist_ok=True)   # links kept (a venv's python is one)
     (spec / "kernel.json").write_text(json.dumps(dict(argv=[python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                                                       display_name=f"Python ({python})", language="python")))
     return AsyncKernelManager(kernel_name="sol-python", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(spec.parent)]))
