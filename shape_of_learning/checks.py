@@ -8,13 +8,14 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/checks.html.md"""
 from __future__ import annotations
 import json, logging, math, numbers, re
 from contextlib import contextmanager
+from dataclasses import fields, replace
 from pathlib import Path
 import pandas as pd
 import torch
 
 # %% auto #0
-__all__ = ['NUMBER', 'raises', 'logged', 'quoted', 'prose_numbers', 'markdown', 'integer', 'number', 'EnvironmentProblem',
-           'NoDevice', 'device']
+__all__ = ['NUMBER', 'raises', 'logged', 'spec_with', 'spec_key', 'quoted', 'prose_numbers', 'markdown', 'integer', 'number',
+           'EnvironmentProblem', 'NoDevice', 'device']
 
 # %% ../nbs/checks.ipynb #6e7b3b9a
 def raises(f, *match, exc=ValueError) -> str:
@@ -35,6 +36,18 @@ def logged(name:str, level:int=logging.INFO):
     old = lg.level; lg.setLevel(min(level, old or level)); lg.addHandler(h)
     try: yield got
     finally: lg.removeHandler(h); lg.setLevel(old)
+
+# %% ../nbs/checks.ipynb #0a409aec
+def spec_with(cls, spec=None, what:str="spec", **options):
+    "`spec` (default `cls()`) with `options` replacing its fields; unknown names are a TypeError naming them and the fields of `cls`."
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(options) - names)
+    if unknown: raise TypeError(f"unknown {what} option(s) {unknown}; {cls.__name__} has {sorted(names)}")
+    return replace(spec or cls(), **options)
+
+def spec_key(spec) -> dict:
+    "Every field of a spec dataclass, JSON-able (tuples as lists)."
+    return {f.name: (list(v) if isinstance(v := getattr(spec, f.name), tuple) else v) for f in fields(spec)}
 
 # %% ../nbs/checks.ipynb #5019e3de
 def _written(s:str) -> tuple:

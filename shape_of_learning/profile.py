@@ -21,7 +21,7 @@ from .data import TextSource, checked_documents, token_windows
 from .models import model_kind
 from .hidden import layer_states, layer_list
 from . import style
-from .checks import integer, number
+from .checks import integer, number, spec_with, spec_key
 
 # %% auto #0
 __all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'PROFILE_WORDS', 'Metric', 'get_metrics', 'layer_metrics',
@@ -164,14 +164,11 @@ class ProfileSpec:
 
     def key(self) -> dict:
         "Every field, JSON-able: what a cache key of a profile needs."
-        return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v) for f in fields(self)}
+        return spec_key(self)
 
 def profile_spec(spec:ProfileSpec=None, **options) -> ProfileSpec:
     "`spec` (default `ProfileSpec()`) with `options` replacing its fields; unknown names are an error naming them."
-    names = {f.name for f in fields(ProfileSpec)}
-    unknown = sorted(set(options) - names)
-    if unknown: raise TypeError(f"unknown profile option(s) {unknown}; ProfileSpec has {sorted(names)}")
-    return replace(spec or ProfileSpec(), **options)
+    return spec_with(ProfileSpec, spec, "profile", **options)
 
 # %% ../nbs/06a_profile.ipynb #295a163e
 def spec_signature(f):

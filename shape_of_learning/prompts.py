@@ -9,7 +9,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/prompts.html.md"""
 # %% ../nbs/06b_prompts.ipynb #82e0c493
 from __future__ import annotations
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import torch
@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from .models import model_kind
 from .hidden import layer_states, layer_names, layer_list
 from .profile import cached_windows, special_affixes, model_positions
-from .checks import integer, number
+from .checks import integer, number, spec_with, spec_key
 
 # %% auto #0
 __all__ = ['REPEATS', 'FIRST', 'SUMMARY_KEYS', 'turning_angles', 'curvature', 'prompt_entropy', 'prompt_gride', 'PromptSpec',
@@ -146,14 +146,11 @@ class PromptSpec:
 
     def key(self) -> dict:
         "Every field, JSON-able."
-        return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v) for f in fields(self)}
+        return spec_key(self)
 
 def prompt_spec(spec:PromptSpec=None, **options) -> PromptSpec:
     "`spec` (default `PromptSpec()`) with `options` replacing its fields; unknown names are an error naming them."
-    names = {f.name for f in fields(PromptSpec)}
-    unknown = sorted(set(options) - names)
-    if unknown: raise TypeError(f"unknown prompt option(s) {unknown}; PromptSpec has {sorted(names)}")
-    return replace(spec or PromptSpec(), **options)
+    return spec_with(PromptSpec, spec, "prompt", **options)
 
 # %% ../nbs/06b_prompts.ipynb #7121fb80
 def prompt_inputs(tokenizer, source, spec:PromptSpec) -> tuple:
