@@ -10,11 +10,12 @@ ratio, the pair metrics between consecutive layers and everything else),
 and peak resident memory.
 The last line is the target: `target: profile <= 1.8 x forward -> met|NOT met (R.RRx)`. Not a test: never run in CI.
 """
-import argparse, os, resource, time
+import argparse, functools, os, resource, time
 from collections import defaultdict
 from contextlib import contextmanager
 import numpy as np, torch
 import shape_of_learning.profile as P
+import shape_of_learning.engine as E
 import shape_of_learning.intrinsic_dim as I
 from shape_of_learning.models import load_model
 from shape_of_learning.profile import METRICS, ProfileSpec, profile_spec, layer_profile, cached_windows, special_affixes
@@ -37,8 +38,9 @@ def timed_parts(split):
             finally: split[part] += time.perf_counter() - t
         setattr(mod, name, g)
         return mod, name, f
-    saved = [wrap(P, "layer_states", "forward"), wrap(P, "distinct_knn", "kNN"), wrap(P, "outlier_mask", "selection"),
-             wrap(P, "moments", "spectra")]     # the Gram matrix both anisotropies of a batch share
+    saved = [wrap(P, "layer_states", "forward"), wrap(E, "distinct_knn", "kNN"), wrap(P, "outlier_mask", "selection"),
+             wrap(E, "moments", "spectra"),     # the Gram matrix both anisotropies of a batch share (engine: the CPU's per-batch path)
+             wrap(E, "batched_knn", "kNN"), wrap(E, "batched_moments", "spectra")]   # a GPU's batched path
     part = {"avg_cos": "cosine", "avg_cos_centered": "cosine", "intersim": "cosine", "intrasim": "cosine",
             "anisotropy": "spectra", "anisotropy_uncentered": "spectra",     # and their top eigenvalues
             "rankme": "spectra", "alpha_req": "spectra", "massive": "massive",  # the whole spectrum; the largest entry
@@ -49,6 +51,7 @@ def timed_parts(split):
         m = P.METRICS[name]
         fn = m.fn
         if m.scope != "stream":
+            @functools.wraps(fn)                          # the engine reads the metric's signature (its `center`)
             def timed(*a, _f=fn, _p=where, **k):
                 t = time.perf_counter()
                 try: return _f(*a, **k)

@@ -81,7 +81,8 @@ def _top_eig(G, u=None) -> float:
 @dataclass
 class Moments:
     "Second moments of one cloud with more points than dimensions: both anisotropies from one Gram matrix."
-    gram: torch.Tensor      # upper triangle of X_c^T X_c (d, d), float64, X_c the centered points (times 2^e beyond 2^+-400)
+    gram: torch.Tensor      # upper triangle of X_c^T X_c (d, d), float64, X_c the centered points (times 2^e beyond 2^+-400);
+                            # None where a batched engine solved the eigenvalues already (`solved` holds every center asked for)
     mean: torch.Tensor      # column mean mu (d,)
     n: int                  # points
     sq_centered: float      # ||X_c||_F^2
@@ -91,12 +92,15 @@ class Moments:
 
     def eigenvalues(self, center:bool=True) -> torch.Tensor:
         "Every eigenvalue of X_c^T X_c (center) or of X^T X, ascending: one eigendecomposition, shared by the spectral metrics."
-        if center not in self.solved: self.solved[center] = _eigenvalues(self.gram, None if center else math.sqrt(self.n) * self.mean)
+        if center not in self.solved:
+            if self.gram is None: raise ValueError(f"these moments hold the eigenvalues of center={list(self.solved)} only; "
+                                                   f"center={center} was not solved (`engine.spectra_needed` names the centers)")
+            self.solved[center] = _eigenvalues(self.gram, None if center else math.sqrt(self.n) * self.mean)
         return self.solved[center]
 
     def _top(self, center:bool) -> float:
         "The largest eigenvalue: certified Lanczos on the CPU; on a GPU, the top of the shared eigendecomposition."
-        if self.gram.device.type != "cpu": return self.eigenvalues(center)[-1].item()
+        if self.gram is None or self.gram.device.type != "cpu": return self.eigenvalues(center)[-1].item()
         return _top_eig(self.gram, None if center else math.sqrt(self.n) * self.mean)
 
     def anisotropy(self, center:bool=True) -> float:

@@ -14,9 +14,9 @@ from .knn import as_points, knn, KNN, resolution_of
 from . import style
 
 # %% auto #0
-__all__ = ['TIE_LIMIT', 'IDEstimate', 'distinct_knn', 'refuse_ties', 'tie_tolerance', 'neighbour_ratios', 'twonn_fit', 'twonn',
-           'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit', 'gride', 'id_scaling',
-           'scaling_figure']
+__all__ = ['TIE_LIMIT', 'IDEstimate', 'distinct_knn', 'given_tolerance', 'refuse_ties', 'tie_tolerance', 'neighbour_ratios',
+           'twonn_fit', 'twonn', 'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit',
+           'gride', 'id_scaling', 'scaling_figure']
 
 # %% ../nbs/02_intrinsic_dim.ipynb #362ac10b
 @dataclass
@@ -70,11 +70,15 @@ def _distinct(X, k, duplicates, device, resolution):
         drop = (g >= 0) & (pos != first[np.maximum(g, 0)])
         keep = keep[torch.from_numpy(~drop).to(X.device)]
 
+def given_tolerance(neighbors) -> float | None:
+    "The tie tolerance (`tie_tolerance`) a precomputed neighbours tuple `(KNN, n_points, n_duplicates, tolerance)` carries, if any: a batched engine computes it with the neighbours, so the estimate need not read the points again."
+    return neighbors[3] if neighbors is not None and len(neighbors) > 3 else None
+
 def _neighbors(X, k, duplicates, device, neighbors, resolution=None):
     "distinct_knn(X, k), or the first k columns of a precomputed `distinct_knn` result with at least k."
     if neighbors is None: return distinct_knn(X, k, duplicates, device, resolution)
     if resolution is not None: raise ValueError("pass resolution to the distinct_knn that computed `neighbors`, not here")
-    res, n, n_dup = neighbors
+    res, n, n_dup = neighbors[:3]                 # a fourth entry: the points' tie tolerance (`given_tolerance`)
     if res.k < k: raise ValueError(f"the precomputed neighbours have k={res.k}; this estimator needs {k}")
     return KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group, res.n_settled), n, n_dup
 
@@ -147,7 +151,7 @@ def twonn(
     "TwoNN intrinsic dimension (Facco et al. 2018) on exact nearest-neighbour distances."
     res, n, n_dup = _neighbors(X, 2, duplicates, device, neighbors, resolution)
     r = res.dist.cpu().numpy()
-    d = twonn_fit(neighbour_ratios(r[:, 1], r[:, 0], X, "TwoNN", resolution), discard, method)
+    d = twonn_fit(neighbour_ratios(r[:, 1], r[:, 0], X, "TwoNN", resolution, given_tolerance(neighbors)), discard, method)
     return IDEstimate(d, "twonn", n, n_dup, dict(discard=discard, method=method, duplicates=duplicates))
 
 # %% ../nbs/02_intrinsic_dim.ipynb #4bd87bd2
@@ -318,7 +322,7 @@ def gride(
     _check_ranks(n1, n2)                                 # before the search
     res, n, n_dup = _neighbors(X, n2, duplicates, device, neighbors, resolution)
     r = res.dist.cpu().numpy()
-    d, err = gride_fit(neighbour_ratios(r[:, n2 - 1], r[:, n1 - 1], X, "GRIDE", resolution), n1, n2)
+    d, err = gride_fit(neighbour_ratios(r[:, n2 - 1], r[:, n1 - 1], X, "GRIDE", resolution, given_tolerance(neighbors)), n1, n2)
     scale = float((r[:, n1 - 1].mean() + r[:, n2 - 1].mean()) / 2)
     return IDEstimate(d, "gride", n, n_dup, dict(n1=n1, n2=n2, err=err, scale=scale, duplicates=duplicates))
 

@@ -17,6 +17,7 @@ from .anisotropy import anisotropy, moments, average_cosine, InterSim, IntraSim,
 from .knn import as_matrix, as_points, checked_points
 from .intrinsic_dim import twonn, mada, mom, mle, gride, distinct_knn, batch_indices
 from .neighbours import pair_geometry
+from .engine import layer_batch_values, pair_batch_values
 from .data import TextSource, checked_documents, token_windows
 from .models import model_kind
 from .hidden import layer_states, layer_list
@@ -213,21 +214,12 @@ def outlier_mask(X:torch.Tensor, factor:float, norms:torch.Tensor=None) -> torch
     return norms > factor * norms.median()
 
 def _batch_rows(X, ms, batch_size, seed):
-    "Batch metrics on the paper's shuffled batches: one kNN search (kNN estimators) and one Gram matrix (anisotropies) per batch."
+    "Batch metrics on the paper's shuffled batches: one kNN search and one Gram matrix per batch, a GPU's batches measured together (`engine.layer_batch_values`)."
     if not ms: return {}
-    kmax = max(m.k for m in ms)
-    vals = {m.name: [] for m in ms}
     points = as_matrix(X)                            # as stored (a half-precision store is upcast batch by batch)
     as_points(points, min_points=0)                  # checked once here, not again in every batch
-    with checked_points():
-        for b in batch_indices(len(points), batch_size, True, seed):
-            Xb = as_points(points[torch.from_numpy(b).to(points.device)])   # float32: float32's twin rule, see above
-            nb = distinct_knn(Xb, kmax) if kmax else None
-            mo = moments(Xb) if any(m.moments for m in ms) and len(Xb) > Xb.shape[1] else None
-            for m in ms:
-                kw = dict(neighbors=nb) if m.k else dict(moments=mo) if m.moments else {}
-                vals[m.name].append(float(m.fn(Xb, **kw, **m.params)))
-    return {m: dict(metric=m, value=float(np.mean(v)), std=float(np.std(v)), n_batches=len(v)) for m, v in vals.items()}
+    values = layer_batch_values(points, ms, batch_indices(len(points), batch_size, True, seed))
+    return {m: dict(metric=m, value=float(np.mean(v)), std=float(np.std(v)), n_batches=len(v)) for m, v in values.items()}
 
 def metric_rows(X, ids, metrics, batch_size:int=4096, seed:int=0, stream_chunk:int=65536) -> list:
     "One dict (metric, value, std, n_batches) per metric name, on points X with token ids `ids` (for IntraSim)."
@@ -286,16 +278,15 @@ def cached_windows(docs, tokenizer, window:int, n_windows:int, seed:int, source_
     return ids
 
 # %% ../nbs/06a_profile.ipynb #0314946e
-def pair_rows(A, B, metrics, batch_size:int=4096, seed:int=0) -> list:
-    "One dict (metric, value, std, n_batches) per pair metric of `metrics`, between two layers' vectors of the same points (row i of A and of B: one token)."
+def pair_rows(A, B, metrics, batch_size:int=4096, seed:int=0, reuse:dict=None) -> list:
+    "One dict (metric, value, std, n_batches) per pair metric of `metrics`, between two layers' vectors of the same points (row i of A and of B: one token); `reuse`: a dict kept along a chain of layers, where a GPU keeps B's distances for the next call whose A is this B (`engine.pair_batch_values`)."
     ms = [m for m in get_metrics(metrics) if m.scope == "pair"]
     if not ms: return []
-    A, B = as_points(A, name="A"), as_points(B, name="B")
-    if len(A) != len(B): raise ValueError(f"A and B must be the same points at two layers; they have {len(A)} and {len(B)} rows")
-    values = {m.name: [] for m in ms}
-    for batch in batch_indices(len(A), batch_size, True, seed):
-        index = torch.from_numpy(batch)
-        geometry = ms[0].fn(A[index], B[index], **ms[0].params)      # shared by every pair metric (checked in the registry)
+    n_A, n_B = len(as_points(A, name="A")), len(as_points(B, name="B"))       # checked here; measured as stored
+    if n_A != n_B: raise ValueError(f"A and B must be the same points at two layers; they have {n_A} and {n_B} rows")
+    A, B = as_matrix(A), as_matrix(B)
+    values = {m.name: [] for m in ms}                 # one geometry per batch, shared by every pair metric (checked in the registry)
+    for geometry in pair_batch_values(A, B, ms[0], batch_indices(n_A, batch_size, True, seed), reuse=reuse):
         for m in ms: values[m.name].append(float(getattr(geometry, m.reads)))
     return [dict(metric=name, value=float(np.mean(v)), std=float(np.std(v)), n_batches=len(v)) for name, v in values.items()]
 
@@ -528,12 +519,13 @@ def _pair_step(spec, carry, key, policies, layer, layer_name, parts) -> list:
     "Rows of the pair metrics between the layer kept in carry[key] and this one; `parts`: this layer's (kept vectors, flagged mask) per source (pooled: every source's). This layer then takes its place in carry."
     rows = []
     if key in carry:
-        before_layer, before_parts = carry[key]
+        before_layer, before_parts, reuse = carry[key]
         joint = [_joint(before, this, key[2] == "drop") for before, this in zip(before_parts, parts)]
-        A, B = torch.cat([j[0] for j in joint]), torch.cat([j[1] for j in joint])
-        results = [dict(result, previous_layer=before_layer) for result in pair_rows(A, B, spec.metrics, spec.batch_size, spec.seed)]
+        A, B = (joint[0][side] if len(joint) == 1 else torch.cat([j[side] for j in joint]) for side in (0, 1))  # one source: as
+        results = [dict(result, previous_layer=before_layer)                   # kept, so the next pair's A is this B
+                   for result in pair_rows(A, B, spec.metrics, spec.batch_size, spec.seed, reuse)]
         rows = _policy_rows(key[0], policies, key[2], layer, layer_name, results, len(A), sum(j[2] for j in joint))
-    carry[key] = (layer, parts)
+    carry[key] = (layer, parts, carry[key][2] if key in carry else {})
     return rows
 
 def _measure_source(spec, source_plan, owners, names, store, tokenizer, name_outliers, pooled_parts=None, carry=None) -> tuple:
