@@ -9,6 +9,9 @@
 * twins: exact copies and copies one float32 ulp away are counted as on the CPU; bfloat16 states keep bfloat16's
   resolution after the upcast (`resolution_of`), so points within 4 bfloat16 ulps are twins on both devices;
 * the certificate: rows the fast search cannot vouch for are settled exactly (forced with extra=0);
+* the engine (issue 47): one layer's 16 batches of 4,096 x 576 points, every batch metric and a pair of layers, in
+  groups on CUDA against one batch at a time on CUDA and on the CPU (kNN estimators and pair metrics to 1e-12,
+  spectral metrics to 1e-9), with the time of each;
 * a profile on CUDA (every metric of `profile.METRICS` but IntraSim's token ids, a tiny random Llama in float32 and
   bfloat16): its vectors stay on the GPU and the metric core measures them there; every value against the metric
   core on the CPU of the same vectors (`layer_vectors`, `metric_rows`, `pair_rows`), to 1e-9 relative.
@@ -31,7 +34,7 @@ def check(name, ok, detail=""):
 
 def rel(a, b): return float(((a.double().cpu() - b.double().cpu()).abs() / b.double().cpu().abs().clamp_min(1e-300)).max())
 
-PARTS = ("knn", "estimators", "twins", "certificate", "profile")
+PARTS = ("knn", "estimators", "twins", "certificate", "profile", "engine")
 KNN_CASES = {(4096, 768): (2, 20, 100), (16384, 768): (20,), (8192, 4096): (2, 100)}
 
 def main():
@@ -125,6 +128,37 @@ def check_profile():
         check(f"profile on cuda ({str(dtype)[6:]}) = metric core on the cpu", len(table) == 4 * len(metrics) - pairs and worst <= 1e-9,
               f"{len(table)} rows, largest relative difference {worst:.1e} ({where}), {elapsed:.1f} s, "
               f"peak {torch.cuda.max_memory_allocated() / 2**20 if PROFILE_DEVICE == 'cuda' else 0:.0f} MiB")
+
+def check_engine():
+    import shape_of_learning.engine as E
+    from shape_of_learning.profile import METRICS
+    from shape_of_learning.intrinsic_dim import batch_indices
+    g = torch.Generator().manual_seed(0)
+    points = torch.randn(65536, 24, generator=g) @ torch.randn(24, 576, generator=g) + 0.05 * torch.randn(65536, 576, generator=g)
+    after = torch.tanh(points @ torch.randn(576, 576, generator=g) / 24)
+    batch_ms = [m for m in METRICS.values() if m.scope == "batch"]
+    batches = batch_indices(len(points), 4096, True, 0)
+    cpu = E.layer_batch_values(points, batch_ms, batches, 1)
+    cpu_pairs = E.pair_batch_values(points, after, METRICS["overlap"], batches, 1)
+    on = points.cuda(), after.cuda()
+    for group in (1, None):
+        for attempt in range(2):                                           # the second timed: kernels compiled, memory pooled
+            torch.cuda.synchronize(); t = time.perf_counter()
+            got = E.layer_batch_values(on[0], batch_ms, batches, group)
+            torch.cuda.synchronize(); t_single = time.perf_counter() - t
+            t = time.perf_counter()
+            got_pairs = E.pair_batch_values(on[0], on[1], METRICS["overlap"], batches, group)
+            torch.cuda.synchronize(); t_pair = time.perf_counter() - t
+        label = f"groups of {E.group_size(4096, 576, 'cuda')}" if group is None else "one batch at a time"
+        worst = {m: max(abs(a / b - 1) for a, b in zip(got[m], cpu[m])) for m in cpu}
+        spectral = ("anisotropy", "anisotropy_uncentered", "rankme", "alpha_req")
+        ok = all(w <= (1e-9 if m in spectral else 1e-12) for m, w in worst.items())
+        pair_worst = max(abs(getattr(a, f) - getattr(b, f)) for a, b in zip(got_pairs, cpu_pairs)
+                         for f in ("overlap", "imbalance_forward", "imbalance_backward"))
+        check(f"engine on cuda, {label} = cpu", ok and pair_worst <= 1e-12,
+              f"largest relative difference {max(worst.values()):.1e} ({max(worst, key=worst.get)}), pairs {pair_worst:.1e}; "
+              f"one layer's 9 batch metrics {t_single:.3f} s, its pair {t_pair:.3f} s")
+
 
 if __name__ == "__main__":
     main()
