@@ -16,23 +16,23 @@ import torch
 import uuid
 import warnings
 from concurrent.futures import as_completed
-from .data import files_fingerprint
+from .data import files_fingerprint, hub_trouble
 from .profile import ProfileSpec, profile_spec, layer_profile
 from .models import load_model, dtype_name, is_local_path
 from .checks import integer, EnvironmentProblem
 
 # %% auto #0
 __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'OLMO_REPOS', 'OLMO_BRANCH', 'SERIES_GRAMMAR',
-           'SUFFIXES', 'WEIGHT_SUFFIXES', 'RETRIES', 'RETRY_WAIT', 'FAILURE_TYPES', 'FAILURE_COLUMNS', 'STALE_DOWNLOAD',
-           'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES', 'MISSING_COLUMNS', 'Checkpoint', 'pythia_steps',
-           'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints', 'tinyllama_checkpoints',
-           'log_spaced', 'olmo_checkpoints', 'local_checkpoints', 'checkpoint_series', 'SeriesName', 'parse_series',
-           'series', 'job_key', 'atomic_write', 'rows_table', 'ResultStore', 'read_rows', 'lfs_sha256', 'weight_files',
-           'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint', 'verify_checkpoints', 'duplicate_list',
-           'DamagedDownload', 'in_chain', 'transient', 'record_failure', 'clear_failure', 'failure_table', 'SweepError',
-           'out_of_memory', 'smaller_batches', 'disk_full', 'disk_full_error', 'check_download',
-           'clear_stale_downloads', 'Measure', 'profile_measure', 'measures', 'evict_checkpoint', 'tokenizer_key',
-           'in_hub_cache', 'run_job', 'sweep', 'job_done']
+           'SUFFIXES', 'WEIGHT_SUFFIXES', 'RETRIES', 'RETRY_WAIT', 'FAILURE_TYPES', 'DAMAGED', 'FAILURE_COLUMNS',
+           'STALE_DOWNLOAD', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES', 'FAILURES', 'MISSING_COLUMNS', 'Checkpoint',
+           'pythia_steps', 'pythia_paper2_steps', 'pythia_checkpoints', 'hub_revisions', 'bloom_checkpoints',
+           'tinyllama_checkpoints', 'log_spaced', 'olmo_checkpoints', 'local_checkpoints', 'checkpoint_series',
+           'SeriesName', 'parse_series', 'series', 'job_key', 'atomic_write', 'rows_table', 'ResultStore', 'read_rows',
+           'lfs_sha256', 'weight_files', 'weights_fingerprint', 'hub_fingerprint', 'checkpoint_fingerprint',
+           'verify_checkpoints', 'duplicate_list', 'DamagedDownload', 'in_chain', 'transient', 'record_failure',
+           'quarantine', 'clear_failure', 'failure_table', 'SweepError', 'out_of_memory', 'smaller_batches',
+           'disk_full', 'disk_full_error', 'check_download', 'clear_stale_downloads', 'Measure', 'profile_measure',
+           'measures', 'evict_checkpoint', 'tokenizer_key', 'in_hub_cache', 'run_job', 'sweep', 'job_done']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -294,10 +294,12 @@ class ResultStore:
 
     @staticmethod
     def _read(receipt:Path):
-        "The receipt's fields, or None if it is unreadable, not UTF-8, not JSON, or lacks a field."
+        "The receipt's fields, or None if it is unreadable, not UTF-8, not JSON, lacks a field or holds one of the wrong type."
         try: r = json.loads(receipt.read_text(encoding="utf-8"))
         except (OSError, ValueError): return None          # ValueError: bad JSON, and bytes that are not UTF-8
-        return r if isinstance(r, dict) and {"key", "file", "sha256"} <= set(r) else None
+        ok = isinstance(r, dict) and {"key", "file", "sha256"} <= set(r) and isinstance(r["key"], dict) and \
+             isinstance(r["file"], str) and isinstance(r["sha256"], str)
+        return r if ok else None
 
     def csv_path(self, key) -> Path:
         "The CSV the job's receipt names (None without a readable receipt)."
@@ -333,9 +335,9 @@ class ResultStore:
         out = []
         for receipt in sorted(self.path.glob("*.json")):
             r = self._read(receipt)
-            if r is None:
-                warnings.warn(f"store {self.path}: receipt {receipt} is unreadable (truncated, not UTF-8 or not a "
-                              "receipt); its job is left out and will be redone")
+            if r is None or self._receipt(r["key"]) != receipt:     # damaged, or its key no longer the one it was filed under
+                warnings.warn(f"store {self.path}: receipt {receipt} is unreadable (truncated, not UTF-8, not a receipt, or "
+                              "naming a job it is not the receipt of); its job is left out and will be redone")
             elif self.done(r["key"]): out.append(r["key"])
         return out
 
@@ -431,6 +433,9 @@ def hub_fingerprint(repo:str, revision:str=None, api=None) -> str:
         api = HfApi()
     try: info = api.model_info(repo, revision=revision, files_metadata=True)
     except Exception as e:
+        if hub_trouble(e)[0] == "gated":                                              # the Hub answered: no access
+            raise EnvironmentProblem(f"{repo} is a gated repository and this machine has no access to it: accept its licence on "
+                                     f"https://huggingface.co/{repo}, then run `huggingface-cli login` or set HF_TOKEN") from e
         if type(e).__name__ in ("RevisionNotFoundError", "RepositoryNotFoundError"):     # the Hub answered: not offline
             raise ValueError(f"{repo}@{revision or 'main'} is not on the Hub ({type(e).__name__}); list its branches with "
                              "checkpoints.hub_revisions") from e
@@ -528,8 +533,7 @@ def _failure_path(store, ck, ms) -> Path:
 def record_failure(store, ck, ms, error:BaseException) -> dict:
     "Write a failed job's record (checkpoint, step, measures, error, message, attempts so far) to the store's failures/."
     path = _failure_path(store, ck, ms)
-    before, problem = _read_record(path)
-    if problem: warnings.warn(f"failure record {path} is damaged ({problem}); replaced by a new one, its attempts counted anew")
+    before = _take_record(path, "the job is recorded anew, its attempts counted from 1")
     message = next((line for line in str(error).splitlines() if line.strip()), "")[:300]
     record = dict(checkpoint=ck.name, step=ck.step, measures=sorted(m.name for m in ms), error=type(error).__name__,
                   message=message or "(no message)", attempts=(before or {}).get("attempts", 0) + 1,
@@ -560,19 +564,43 @@ def _read_record(path:Path) -> tuple:
     problem = _record_problem(r)
     return (None, problem) if problem else (r, None)
 
+DAMAGED = "damaged"                # the folder of failures/ that damaged records are moved into
+
+def quarantine(path, problem:str, then:str="") -> Path:
+    "Move a damaged failure record into `damaged/` beside it, its bytes unchanged, under a name no file there has, with a warning naming it, where it went, what is wrong and `then` (what happens next); the new path (None if it could not be moved)."
+    path = Path(path)
+    folder = path.parent / DAMAGED
+    dest = folder / f"{path.stem}.{time.strftime('%Y%m%dT%H%M%S')}.{uuid.uuid4().hex[:8]}{path.suffix}"   # unique: never overwrites
+    try:
+        folder.mkdir(exist_ok=True)
+        os.replace(path, dest)
+    except FileNotFoundError: return None                # moved or removed by another process meanwhile
+    except OSError as e:
+        warnings.warn(f"failure record {path} is damaged ({problem}) and could not be moved to {folder} ({e.strerror or e}); "
+                      f"it is left out{'; ' + then if then else ''}")
+        return None
+    warnings.warn(f"failure record {path} is damaged ({problem}): moved to {dest}, its bytes unchanged{'; ' + then if then else ''}")
+    return dest
+
+def _take_record(path:Path, then:str) -> dict:
+    "The failure record at `path` (None where there is none); a damaged one is quarantined (a warning says so, and `then`) and None."
+    record, problem = _read_record(path)
+    if problem: quarantine(path, problem, then)
+    return record
+
 def clear_failure(store, ck, ms):
-    "Remove a job's failure record (it has succeeded)."
-    _failure_path(store, ck, ms).unlink(missing_ok=True)
+    "Remove a job's failure record (it has succeeded); a damaged one is quarantined, not removed."
+    path = _failure_path(store, ck, ms)
+    if path.exists(): _take_record(path, "its job has succeeded since")
+    path.unlink(missing_ok=True)
 
 FAILURE_COLUMNS = ["checkpoint", "step", "measures", "error", "message", "attempts", "time"]
 
 def failure_table(store) -> pd.DataFrame:
-    "Every failure record of a store, one row each."
-    records = {p: _read_record(p) for p in sorted((Path(store.path) / "failures").glob("*.json"))}
-    for p, (_, problem) in records.items():
-        if problem: warnings.warn(f"failure record {p} is damaged and left out ({problem}); the checkpoint is retried and "
-                                  "recorded anew if it fails")
-    return pd.DataFrame([r for r, _ in records.values() if r is not None], columns=FAILURE_COLUMNS)
+    "Every failure record of a store, one row each; a damaged one is quarantined (`quarantine`) and left out."
+    records = [_take_record(p, "its checkpoint is retried, and recorded anew if it fails again")
+               for p in sorted((Path(store.path) / "failures").glob("*.json"))]
+    return pd.DataFrame([r for r in records if r is not None], columns=FAILURE_COLUMNS)
 
 class SweepError(RuntimeError):
     "Checkpoints that failed in a sweep (`failures`, one row each); every other checkpoint's rows are stored (`rows`)."

@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/data.html.md"""
 
 # %% ../nbs/03_data.ipynb #f12a91bc
 from __future__ import annotations
-import bz2, difflib, html, importlib.util, io, itertools, os, re, zipfile
+import bz2, difflib, html, importlib.util, io, itertools, os, re, socket, zipfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +21,8 @@ from .checks import integer, EnvironmentProblem
 __all__ = ['GENSIM_WIKI', 'ENWIK8_URL', 'ENWIK8_ZIP_BYTES', 'SOURCE_NAMES', 'SOURCE_FORMS', 'WikiPage', 'wiki_pages',
            'clean_wikitext', 'gensim_wiki_path', 'wiki_articles', 'wiki_text', 'char_vocab', 'TextSource',
            'files_fingerprint', 'wiki_source', 'read_utf8', 'file_source', 'checked_documents', 'Windows',
-           'token_windows', 'dataset_source', 'sol_cache', 'enwik8_path', 'LabeledTexts', 'labeled_texts', 'closest',
-           'text_source', 'text_sources']
+           'token_windows', 'hub_trouble', 'error_words', 'load_hub_dataset', 'dataset_source', 'sol_cache',
+           'enwik8_path', 'LabeledTexts', 'labeled_texts', 'closest', 'text_source', 'text_sources']
 
 # %% ../nbs/03_data.ipynb #809c86aa
 @dataclass
@@ -264,6 +264,62 @@ def token_windows(
     return Windows(ids, starts, name, len(stream),
                    dict(length=length, n_windows=n_windows, seed=seed, sep_id=sep_id, max_tokens=max_tokens))
 
+# %% ../nbs/03_data.ipynb #b68422d4
+_UNREACHABLE = {"OfflineModeIsEnabled", "LocalEntryNotFoundError", "ConnectError", "ConnectTimeout", "ReadTimeout", "TimeoutException",
+                "NetworkError", "NameResolutionError", "MaxRetryError", "NewConnectionError", "ProxyError", "RemoteProtocolError"}
+
+def hub_trouble(error:BaseException) -> tuple:
+    "(what, the error that says it) for a Hub client's error or any error in its chain of causes: 'gated', 'revision', 'missing' or 'offline' (in that precedence); (None, None) for anything else."
+    chain, seen = [], set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error)); chain.append(error); error = error.__cause__ or error.__context__
+    names = lambda e: {c.__name__ for c in type(e).__mro__}
+    tests = (("gated", lambda e: "GatedRepoError" in names(e)),
+             ("revision", lambda e: "RevisionNotFoundError" in names(e)),
+             ("missing", lambda e: bool(names(e) & {"RepositoryNotFoundError", "DatasetNotFoundError"})),
+             ("offline", lambda e: isinstance(e, (ConnectionError, TimeoutError, socket.gaierror)) or bool(names(e) & _UNREACHABLE)))
+    for kind, test in tests:
+        found = next((e for e in chain if test(e)), None)
+        if found is not None: return kind, found
+    return None, None
+
+def error_words(error:BaseException, limit:int=300) -> str:
+    "'Type: first line' of an error, for a one-line message; the second line too where the first is only an HTTP status, as the Hub client writes it."
+    lines = [l.strip() for l in str(error).splitlines() if l.strip()]
+    words = " ".join(lines[:2] if lines and re.fullmatch(r"\d{3} [\w ]*Error\.?", lines[0]) else lines[:1])
+    return f"{type(error).__name__}: {words[:limit]}" if words else type(error).__name__
+
+# %% ../nbs/03_data.ipynb #1ac1a42f
+def load_hub_dataset(
+    dataset:str,                   # a Hub dataset name (or anything datasets.load_dataset takes)
+    what:str=None,                 # how the error names it (default: "dataset NAME")
+    **options,                     # datasets.load_dataset's (name=, split=, revision=, streaming=)
+):
+    "`datasets.load_dataset(dataset, **options)`, its failures told apart: a dataset that is not there is a ValueError naming it; a gated one or a Hub out of reach is an `EnvironmentProblem` saying how to go on."
+    try: import datasets
+    except ImportError as e:
+        raise ImportError("a Hub dataset needs the `datasets` package: pip install 'shape_of_learning[hub]'") from e
+    what = what or f"dataset {dataset!r}"
+    try: return datasets.load_dataset(dataset, **options)
+    except Exception as e:
+        kind, found = hub_trouble(e)
+        said = error_words(found or e, 200)
+        local = "pass a dataset object instead (datasets.load_from_disk(...)), or the text as file_source(...)"
+        if kind == "gated":
+            raise EnvironmentProblem(f"{what} is gated on the Hub and this machine has no access to it ({said}): accept its terms on "
+                                     f"https://huggingface.co/datasets/{dataset}, then run `huggingface-cli login` or set HF_TOKEN; "
+                                     f"or {local}") from e
+        if kind == "offline":
+            raise EnvironmentProblem(f"cannot load {what}: the network or the Hub cannot be reached from here ({said}); run where "
+                                     f"it can, or {local}") from e
+        if kind == "revision":
+            raise ValueError(f"{what} has no revision {options.get('revision')!r} on the Hub ({said})") from e
+        if kind == "missing" or isinstance(e, FileNotFoundError):
+            raise ValueError(f"no dataset {dataset!r} on the Hub or on this disk ({said}): check the name (a Hub id such as "
+                             f"'nyu-mll/glue'; a private one needs `huggingface-cli login` or HF_TOKEN), or {local}") from e
+        if isinstance(e, ValueError): raise ValueError(f"{what}: {e}") from e    # an unknown configuration or split
+        raise RuntimeError(f"could not load {what}: {type(e).__name__}: {e}") from e
+
 # %% ../nbs/03_data.ipynb #4a9eda5c
 def _field(example, key):
     node = example
@@ -287,15 +343,9 @@ def dataset_source(
     "A `datasets` dataset (object or Hub name) as a named text source."
     label = dataset if isinstance(dataset, str) else (getattr(getattr(dataset, "info", None), "dataset_name", None)
                                                       or "dataset")
-    if isinstance(dataset, str):
-        try: import datasets
-        except ImportError as e:
-            raise ImportError("dataset_source needs the `datasets` package: pip install 'shape_of_learning[hub]'") from e
-        try: dataset = datasets.load_dataset(dataset, config, split=split, streaming=streaming)
-        except Exception as e:
-            raise RuntimeError(f"could not load dataset {label!r} (split {split!r}): {type(e).__name__}: {e}. "
-                               "Offline? Pass a local dataset object, datasets.load_from_disk(...), or "
-                               "file_source(...) instead.") from e
+    if isinstance(dataset, str):                 # a name: not there, gated or offline are told apart (load_hub_dataset)
+        what = f"dataset {label!r} (split {split!r}" + (f", configuration {config!r})" if config else ")")
+        dataset = load_hub_dataset(dataset, what, name=config, split=split, streaming=streaming)
     elif hasattr(dataset, "keys") and not hasattr(dataset, "features"):      # a DatasetDict
         if split not in dataset: raise ValueError(f"no split {split!r}; the dataset has {list(dataset.keys())}")
         dataset = dataset[split]
@@ -423,9 +473,7 @@ def labeled_texts(
             if tag.startswith("__label__"): pairs.append((sentence.strip(), tag[len("__label__"):]))
     else:
         ds = source
-        if isinstance(ds, str):
-            import datasets
-            ds = datasets.load_dataset(ds, split=split, revision=revision)
+        if isinstance(ds, str): ds = load_hub_dataset(ds, f"dataset {ds!r} (split {split!r})", split=split, revision=revision)
         elif hasattr(ds, "keys") and not hasattr(ds, "features"): ds = ds[split]
         name = name or getattr(ds.info, "dataset_name", None) or "dataset"
         cols = (text,) if isinstance(text, str) else tuple(text)

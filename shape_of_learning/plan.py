@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 import pandas as pd
 import torch
-from .data import ENWIK8_URL, ENWIK8_ZIP_BYTES
+from .data import ENWIK8_URL, ENWIK8_ZIP_BYTES, hub_trouble, error_words
 from .models import model_kind, resolve_dtype, OFFLINE_NAMES, WEIGHT_FORMATS
 from .hidden import layer_names
 from .profile import ProfileSpec, METRICS, memory_budget
@@ -513,12 +513,32 @@ def _rates(calibration, cfg, made:dict) -> Calibration:
     if key not in made: made[key] = calibrate(*key)
     return made[key]
 
+def _named_repo(ck:Checkpoint, error) -> str:
+    "The repository of a checkpoint that a Hub error is about: its tokenizer's where the error names that one, else its own."
+    if ck.tokenizer and re.search(rf"(?<![\w.-]){re.escape(ck.tokenizer)}(?![\w.-])", str(error)): return ck.tokenizer
+    return ck.model
+
 def _checked_row(task, cfg, e:Entry, rates:Calibration, meta:HubMetadata) -> dict:
-    "`checkpoint_row`, its errors naming the task and the checkpoint (a gated repository without a token, a revision that is gone)."
+    "`checkpoint_row`, its errors naming the task and the checkpoint: a gated or unreadable repository and a Hub out of reach an `EnvironmentProblem`, a revision that is not there a ValueError, anything else a RuntimeError."
     try: return checkpoint_row(task, cfg, e, rates, meta)
     except Exception as err:
-        raise RuntimeError(f"task {task.name}: cannot plan {e.checkpoint.name} ({e.label!r} in {type(cfg).__name__}.{e.field}): "
-                           f"{type(err).__name__}: {str(err).splitlines()[0][:300] if str(err) else ''}") from err
+        ck, (kind, found) = e.checkpoint, hub_trouble(err)
+        where = f"task {task.name}: cannot plan {ck.name} ({e.label!r} in {type(cfg).__name__}.{e.field})"
+        said = error_words(found or err)
+        repo, login = _named_repo(ck, found), "then run `huggingface-cli login` here or set HF_TOKEN to a token of that account"
+        if kind == "gated":
+            raise EnvironmentProblem(f"{where}: {repo} is a gated repository and this machine has no access to it ({said}): accept "
+                                     f"its licence on https://huggingface.co/{repo}, {login}") from err
+        if kind == "missing":
+            raise EnvironmentProblem(f"{where}: the Hub has no repository {repo} that this machine may read ({said}): check the "
+                                     f"name; if it is private or gated, get access on https://huggingface.co/{repo}, {login}") from err
+        if kind == "revision":
+            raise ValueError(f"{where}: {ck.model} has no revision {ck.revision or 'main'!r} on the Hub ({said}); check the "
+                             "checkpoint's revision (checkpoints.hub_revisions lists a repository's branches)") from err
+        if kind == "offline":
+            raise EnvironmentProblem(f"{where}: the network or the Hub cannot be reached from here ({said}); the plan reads every "
+                                     "checkpoint's file list from the Hub: make it where the Hub can be reached") from err
+        raise RuntimeError(f"{where}: {said}") from err
 
 # %% ../nbs/11c_plan.ipynb #3ddbd0ae
 def _mark(rows:list, done:set, shared:bool) -> list:
