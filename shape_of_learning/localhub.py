@@ -29,9 +29,9 @@ __all__ = ['FAMILIES', 'BLOOM_BRANCHES', 'OLMO_BRANCHES', 'HUB_DUPLICATES', 'LFS
            'SPECIAL_TOKENS', 'TREC_COARSE', 'DATASET_FILES', 'STANDIN_VERSION', 'FAULTS', 'HUB_PYTHON', 'StandIn',
            'family', 'config_repos', 'paper_standins', 'lfs_pointer', 'branch_name', 'commit_files',
            'standin_tokenizer', 'standin_model_files', 'pile_files', 'glue_files', 'sst2_files', 'trec_files',
-           'build_standin', 'enwik8_standin', 'build_hub', 'serve', 'free_port', 'point_clients', 'restore_clients',
-           'has_module', 'server_python', 'build_hub_with', 'LocalHub', 'hub_tasks', 'capped', 'rehearsal_folder',
-           'rehearse', 'rehearsed_dtypes']
+           'pile10k_files', 'build_standin', 'enwik8_standin', 'build_hub', 'serve', 'free_port', 'point_clients',
+           'restore_clients', 'has_module', 'server_python', 'build_hub_with', 'LocalHub', 'hub_tasks', 'capped',
+           'rehearsal_folder', 'rehearse', 'rehearsed_dtypes']
 
 # %% ../nbs/11b_localhub.ipynb #f67e2609
 @dataclass(frozen=True)
@@ -248,6 +248,7 @@ def glue_files(sizes:dict=None, seed:int=0) -> dict:
     files["README.md"] = ("\n".join(card + ["---", "# GLUE (stand-in: MRPC with synthetic sentence pairs)"]) + "\n").encode()
     return files
 
+# %% ../nbs/11b_localhub.ipynb #210969f3
 def _parquet(columns:dict, features) -> bytes:
     import datasets
     buf = io.BytesIO(); datasets.Dataset.from_dict(columns, features=features).to_parquet(buf)
@@ -282,8 +283,24 @@ def trec_files(sizes:dict=None, seed:int=0) -> dict:
     script = b"# TREC question classification: a `datasets` loading script (stand-in)\nimport datasets\n"
     return {"main": {"trec.py": script, "README.md": b"# TREC (stand-in)\n"}, "refs/convert/parquet": parquet}
 
+# %% ../nbs/11b_localhub.ipynb #34521746
+def pile10k_files(n_docs:int=10_000, long_every:int=4, seed:int=0) -> dict:
+    "NeelNanda/pile-10k's layout (data/train-00000-of-00001.parquet: text, meta) with synthetic documents; every `long_every`-th has 100 sentences, the others 5 to 29."
+    import datasets
+    rng = np.random.default_rng(seed)
+    counts = np.where(np.arange(n_docs) % long_every == 0, 100, rng.integers(5, 30, n_docs))     # sentences of 12 words
+    words = np.asarray(_WORDS)[rng.integers(0, len(_WORDS), (int(counts.sum()), 12))]
+    sentences = [" ".join(w).capitalize() + "." for w in words]
+    ends = np.cumsum(counts)
+    texts = [" ".join(sentences[e - c:e]) for c, e in zip(counts, ends)]
+    sets = ("Pile-CC", "Wikipedia (en)", "Github", "ArXiv")
+    features = datasets.Features(text=datasets.Value("string"), meta=dict(pile_set_name=datasets.Value("string")))
+    meta = [dict(pile_set_name=sets[i % len(sets)]) for i in range(n_docs)]
+    return {"data/train-00000-of-00001.parquet": _parquet(dict(text=texts, meta=meta), features),
+            "README.md": b"---\nlicense: other\n---\n# The first 10,000 documents of the Pile (stand-in: synthetic text in the real layout)\n"}
+
 DATASET_FILES = {"monology/pile-uncopyrighted": pile_files, "nyu-mll/glue": glue_files, "stanfordnlp/sst2": sst2_files,
-                 "CogComp/trec": trec_files}    # a function's {path: bytes} is main; {revision: {path: bytes}} names branches
+                 "CogComp/trec": trec_files, "NeelNanda/pile-10k": pile10k_files}    # a function's {path: bytes} is main; {revision: {path: bytes}} names branches
 
 # %% ../nbs/11b_localhub.ipynb #93a84925
 STANDIN_VERSION = 5        # bump when the stand-ins' content changes

@@ -19,13 +19,15 @@ from .intrinsic_dim import distinct_knn, gride_fit, neighbour_ratios, tie_tolera
 from contextlib import contextmanager
 from .models import model_kind
 from .hidden import layer_states, layer_names, layer_list
-from .profile import cached_windows, special_affixes, model_positions
+from .profile import cached_windows, special_affixes, model_positions, window_inputs
+from .data import Windows, checked_documents
 from .checks import integer, number, spec_with, spec_key
 
 # %% auto #0
-__all__ = ['REPEATS', 'FIRST', 'SUMMARY_KEYS', 'turning_angles', 'curvature', 'prompt_entropy', 'prompt_gride', 'PromptSpec',
-           'prompt_spec', 'prompt_inputs', 'window_loss', 'decoder_logits', 'window_rows', 'one_thread',
-           'prompt_profile', 'prompt_summary', 'average_ranks', 'pearson', 'spearman', 'id_loss_correlation']
+__all__ = ['REPEATS', 'FIRST', 'DRAWS', 'SUMMARY_KEYS', 'turning_angles', 'curvature', 'prompt_entropy', 'prompt_gride',
+           'PromptSpec', 'prompt_spec', 'document_windows', 'prompt_inputs', 'window_loss', 'decoder_logits',
+           'window_rows', 'one_thread', 'prompt_profile', 'prompt_summary', 'average_ranks', 'pearson', 'spearman',
+           'id_loss_correlation']
 
 # %% ../nbs/06b_prompts.ipynb #66cd5804
 REPEATS = ("skip", "raise")
@@ -116,6 +118,7 @@ def prompt_gride(
 
 # %% ../nbs/06b_prompts.ipynb #a55f44f0
 FIRST = ("drop", "keep")
+DRAWS = ("stream", "documents")
 
 @dataclass(frozen=True)
 class PromptSpec:
@@ -128,6 +131,7 @@ class PromptSpec:
     center: bool = False           # centre each prompt's vectors before its entropy (Skean et al. do not)
     shuffle: bool = False          # the control: each window's token ids shuffled (seeded) before the forward pass
     first: str = "drop"            # drop or keep the first input position (massive activations) from every cloud
+    draw: str = "stream"           # "stream": windows of the source's token stream; "documents": each document's first tokens
     seed: int = 0                  # seed of the window draw and of the shuffle
     forward_batch: int = 8         # windows per forward pass
 
@@ -142,6 +146,7 @@ class PromptSpec:
         for k in ("center", "shuffle"):
             if not isinstance(getattr(self, k), (bool, np.bool_)): raise TypeError(f"{k} must be True or False; got {getattr(self, k)!r}")
         if self.first not in FIRST: raise ValueError(f"first must be one of {FIRST}; got {self.first!r}")
+        if self.draw not in DRAWS: raise ValueError(f"draw must be one of {DRAWS}; got {self.draw!r}")
         if self.layers is not None: set_("layers", layer_list(self.layers) or None)
 
     def key(self) -> dict:
@@ -152,11 +157,33 @@ def prompt_spec(spec:PromptSpec=None, **options) -> PromptSpec:
     "`spec` (default `PromptSpec()`) with `options` replacing its fields; unknown names are an error naming them."
     return spec_with(PromptSpec, spec, "prompt", **options)
 
+# %% ../nbs/06b_prompts.ipynb #0e5c8c51
+def document_windows(
+    source,                        # a TextSource, a list of documents or one str
+    tokenizer,                     # HF tokenizer
+    window:int,                    # tokens per prompt
+    n_windows:int,                 # prompts to take
+) -> Windows:
+    "The first `window` tokens (no special tokens) of each document of `source` that has at least that many, the first `n_windows` such documents in order (Viswanathan et al.'s prompts); `starts` holds each one's document index."
+    window, n_windows = integer(window, "window", minimum=1), integer(n_windows, "n_windows", minimum=1)
+    rows, index, read = [], [], 0
+    for i, doc in enumerate(checked_documents(source)):
+        read = i + 1
+        ids = tokenizer(doc.strip(), add_special_tokens=False, truncation=True, max_length=window)["input_ids"]
+        if len(ids) == window: rows.append(ids); index.append(i)
+        if len(rows) == n_windows: break
+    name = getattr(source, "name", "texts")
+    if len(rows) < n_windows:
+        raise ValueError(f"source {name!r} has {len(rows)} documents of at least {window} tokens (of {read} read); asked for {n_windows}")
+    return Windows(np.asarray(rows, dtype=np.int64), np.asarray(index), name, n_windows * window,
+                   dict(length=window, n_windows=n_windows, draw="documents", documents_read=read))
+
 # %% ../nbs/06b_prompts.ipynb #7121fb80
 def prompt_inputs(tokenizer, source, spec:PromptSpec) -> tuple:
-    "The model inputs of a prompt profile (windows wrapped in the tokenizer's special tokens; with `spec.shuffle` each window's content shuffled), and how many special tokens lead."
+    "The model inputs of a prompt profile (windows drawn as `spec.draw` says, wrapped in the tokenizer's special tokens; with `spec.shuffle` each window's content shuffled), and how many special tokens lead."
     pre, post = special_affixes(tokenizer)
-    inputs = cached_windows(source, tokenizer, spec.window, spec.n_windows, spec.seed).clone()
+    if spec.draw == "documents": inputs = window_inputs(tokenizer, document_windows(source, tokenizer, spec.window, spec.n_windows))
+    else: inputs = cached_windows(source, tokenizer, spec.window, spec.n_windows, spec.seed).clone()
     if spec.shuffle:                                                # one seeded permutation per window, in window order
         rng = np.random.default_rng(spec.seed)
         content = slice(len(pre), len(pre) + spec.window)
@@ -247,7 +274,7 @@ def prompt_profile(
     table = pd.DataFrame(rows)
     for c in ("n1", "n2"): table[c] = table[c].astype("Int64")         # NA on the entropy and curvature rows
     meta = dict(model=model_name or getattr(model.config, "name_or_path", "") or type(model).__name__, kind=kind,
-                source=getattr(source, "name", "texts"), shuffle=spec.shuffle, window=spec.window, n_windows=spec.n_windows,
+                source=getattr(source, "name", "texts"), draw=spec.draw, shuffle=spec.shuffle, window=spec.window, n_windows=spec.n_windows,
                 first=spec.first, alpha=spec.alpha, center=spec.center, range_max=spec.range_max, seed=spec.seed)
     for column, value in reversed(meta.items()): table.insert(0, column, value)
     return table.sort_values(["layer", "window_index"], kind="stable").reset_index(drop=True)

@@ -106,6 +106,7 @@ PAPER_MODELS = {   # repository -> config.json fields (model_type first) and `dt
                              multi_query=True, parallel_attn=True, new_decoder_architecture=False, bias=False, alibi=False,
                              vocab_size=65024, layer_norm_epsilon=1e-5, bos_token_id=11, eos_token_id=11, dtype="bfloat16"),
     **{f"EleutherAI/pythia-{size}": fields for size, fields in PYTHIA.items()},
+    "EleutherAI/pythia-160m-deduped": PYTHIA["160m"],                                       # the deduplicated run: the same shape
     **{f"bigscience/bloom-{size}": fields for size, fields in BLOOM.items()},                # where their tokenizers live
     **{f"bigscience/bloom-{size}-intermediate": fields for size, fields in BLOOM.items()},
     **{repo: TINYLLAMA_FIELDS for repo, *_ in TINYLLAMA},
