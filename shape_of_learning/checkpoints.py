@@ -16,6 +16,7 @@ import torch
 import uuid
 import warnings
 from concurrent.futures import as_completed
+from contextlib import contextmanager
 from .data import files_fingerprint, hub_trouble
 from .profile import ProfileSpec, profile_spec, layer_profile
 from .models import load_model, dtype_name, is_local_path
@@ -32,7 +33,8 @@ __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'OLMO
            'verify_checkpoints', 'duplicate_list', 'DamagedDownload', 'in_chain', 'transient', 'record_failure',
            'quarantine', 'clear_failure', 'failure_table', 'SweepError', 'out_of_memory', 'smaller_batches',
            'disk_full', 'disk_full_error', 'check_download', 'clear_stale_downloads', 'Measure', 'profile_measure',
-           'measures', 'evict_checkpoint', 'tokenizer_key', 'in_hub_cache', 'run_job', 'sweep', 'job_done']
+           'measures', 'evict_checkpoint', 'tokenizer_key', 'in_hub_cache', 'RepoLock', 'run_job', 'sweep', 'hub_files',
+           'prefetch', 'Prefetcher', 'job_done']
 
 # %% ../nbs/07_checkpoints.ipynb #733f41b2
 @dataclass(frozen=True)
@@ -610,10 +612,10 @@ class SweepError(RuntimeError):
         super().__init__(f"{len(failures)} checkpoint(s) failed; the rest are stored, and running the sweep again retries "
                          "only these:\n" + "\n".join(lines))
 
-def _attempt(ck, ms, store, keep_files, tokenizers=None, check=True):
+def _attempt(ck, ms, store, keep_files, tokenizers=None, check=True, fetched=False):
     "run_job, retried with doubling waits while its error is a transient network error."
     for attempt in range(RETRIES + 1):
-        try: return run_job(ck, ms, store, keep_files, tokenizers, check)
+        try: return run_job(ck, ms, store, keep_files, tokenizers, check, fetched)
         except Exception as e:
             if attempt == RETRIES or not transient(e): raise
             time.sleep(RETRY_WAIT * 2 ** attempt)
@@ -805,18 +807,40 @@ def in_hub_cache(ck:Checkpoint, cache_dir=None) -> bool:
 
 _REPO_LOCKS, _LOCKS_LOCK = {}, threading.Lock()
 
-def _repo_lock(repo:str) -> threading.Lock:
-    "One lock per repository: threads of one sweep never remove a revision's blobs while another downloads the same repo."
-    with _LOCKS_LOCK: return _REPO_LOCKS.setdefault(repo, threading.Lock())
+class RepoLock:
+    "Downloads of a repository share it (`reading`), removing a revision's files takes it alone (`writing`): a removal never runs while another thread downloads the same repository, and downloads never wait for each other."
+    def __init__(self): self.cond, self.readers, self.writer = threading.Condition(), 0, False
 
-def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict=None, check:bool=True) -> int:
-    "Load one checkpoint once, run every measure not yet stored, store each one's rows; rows written (0 if all were done)."
+    @contextmanager
+    def reading(self):
+        with self.cond:
+            self.cond.wait_for(lambda: not self.writer)
+            self.readers += 1
+        try: yield
+        finally:
+            with self.cond: self.readers -= 1; self.cond.notify_all()
+
+    @contextmanager
+    def writing(self):
+        with self.cond:
+            self.cond.wait_for(lambda: not self.writer and self.readers == 0)
+            self.writer = True
+        try: yield
+        finally:
+            with self.cond: self.writer = False; self.cond.notify_all()
+
+def _repo_lock(repo:str) -> RepoLock:
+    "One `RepoLock` per repository, shared by the threads of a sweep (its executor's jobs, its prefetch)."
+    with _LOCKS_LOCK: return _REPO_LOCKS.setdefault(repo, RepoLock())
+
+def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict=None, check:bool=True, fetched:bool=False) -> int:
+    "Load one checkpoint once, run every measure not yet stored, store each one's rows; rows written (0 if all were done). `fetched`: the sweep downloaded its files ahead (`prefetch`), so they are the sweep's to remove, not the user's."
     store = store if isinstance(store, ResultStore) else ResultStore(store)
     todo = [m for m in measures(measure) if not store.done(_key(ck, m))]
     if not todo: return 0
     key = tokenizer_key(ck) if tokenizers is not None else None       # `tokenizers`: {key: tokenizer} kept by a sweep
-    with _repo_lock(ck.model):
-        keep_files = keep_files or in_hub_cache(ck)                   # downloaded before this job: the user's, kept
+    with _repo_lock(ck.model).reading():
+        keep_files = keep_files or (in_hub_cache(ck) and not fetched) # downloaded before this sweep: the user's, kept
         clear_stale_downloads(ck)                                     # a killed run's partial files: never resumed
         model, tok, _ = _load(ck, todo[0].load, tokenizers.get(key, ck.tokenizer or True) if key is not None
                               else ck.tokenizer or True, check)
@@ -840,7 +864,7 @@ def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict
         _free_device()
         if not keep_files:                               # every measure is stored (or failed): the download is not needed
             try:
-                with _repo_lock(ck.model): evict_checkpoint(ck)
+                with _repo_lock(ck.model).writing(): evict_checkpoint(ck)
             except Exception as e:                       # never in place of the measure's own error
                 if not failed: raise
                 warnings.warn(f"{ck.name}: its download was not removed from the Hub cache ({type(e).__name__}: {e})")
@@ -868,6 +892,8 @@ def sweep(
                                    # "stop": raise the first failure at once. A full disk stops the sweep in any mode
     check_downloads:bool=True,     # check each Hub download against the SHA-256 the Hub records (reads the weights once more;
                                    # SHA-256 ran at 1.4 GB/s on this project's CPU); a damaged one is removed and downloaded again
+    prefetch:bool=True,            # in this process: download the next Hub checkpoint while this one is measured (`prefetch`),
+                                   # so the disk holds two checkpoints at a time, the host and GPU memory one
 ) -> pd.DataFrame:
     "Measure every checkpoint not yet in the store; returns the rows of all of this sweep's jobs (a `measure` column for a list)."
     store = store if isinstance(store, ResultStore) else ResultStore(store)
@@ -913,12 +939,14 @@ def sweep(
         bar = tqdm(total=len(checkpoints), initial=len(checkpoints) - len(todo), desc=f"sweep {measure.name}", unit="ckpt", leave=False)
     if executor is None:
         tokenizers = {}                                  # one tokenizer per distinct set of tokenizer files
-        for ck in todo:
-            if bar is not None: bar.set_postfix_str(ck.name[-40:])
-            try: _attempt(ck, ms, store, keep_files, tokenizers, check_downloads)
-            except Exception as e: settle(ck, e)
-            else: settle(ck)
-            if bar is not None: bar.update()
+        with Prefetcher(todo if prefetch else []) as ahead:
+            for ck in todo:
+                if bar is not None: bar.set_postfix_str(ck.name[-40:])
+                fetched = ahead.take(ck)                     # waits for its download; the next one's starts
+                try: _attempt(ck, ms, store, keep_files, tokenizers, check_downloads, fetched)
+                except Exception as e: settle(ck, e)
+                else: settle(ck)
+                if bar is not None: bar.update()
     elif executor == "ray":
         import ray
         if not ray.is_initialized(): ray.init()
@@ -963,6 +991,59 @@ def sweep(
 MISSING_COLUMNS = ["checkpoint", "step", "status", "detail"]     # a sweep's .attrs["missing"]: status "failed" or "same weights"
 
 def _want_gpu(measure): return str(measure.load.get("device") or "").startswith("cuda")
+
+# %% ../nbs/07_checkpoints.ipynb #e91fe62e
+def hub_files(ck:Checkpoint, api=None) -> list:
+    "The files `load_model` reads of a Hub checkpoint: every file but the weights of other frameworks, and the weights it picks (`_pick_weights`); [] for a GGUF repository (its file is chosen by name)."
+    from huggingface_hub import HfApi
+    names = (api or HfApi()).list_repo_files(ck.model, revision=ck.revision)
+    weights = _pick_weights(names)
+    if any(name.endswith(".gguf") for name in weights): return []
+    return [name for name in names if not name.endswith(NOT_TOKENIZER)] + weights
+
+def prefetch(ck:Checkpoint, cache_dir=None) -> bool:
+    "Download a Hub checkpoint's files (`hub_files`) into the Hub cache ahead of its job; True when the sweep owns them (they were not cached before), False for a local folder or a cached revision."
+    if Path(ck.model).exists() or in_hub_cache(ck, cache_dir): return False
+    from huggingface_hub import snapshot_download
+    from tqdm.auto import tqdm
+    class Quiet(tqdm):                                            # no progress bar of its own beside the sweep's
+        def __init__(self, *args, **kwargs): super().__init__(*args, **{**kwargs, "disable": True})
+    with _repo_lock(ck.model).reading():                          # the job before may not remove shared files meanwhile
+        files = hub_files(ck)
+        if files: snapshot_download(ck.model, revision=ck.revision, allow_patterns=files, cache_dir=cache_dir, tqdm_class=Quiet)
+    return True
+
+# %% ../nbs/07_checkpoints.ipynb #4178f0c1
+class Prefetcher:
+    "A context in which `take(ck)` waits for checkpoint ck's background download and starts the next one's (one thread, one checkpoint ahead)."
+    def __init__(self, checkpoints:list):
+        self.order, self.pending, self.pool = list(checkpoints), {}, None
+
+    def __enter__(self):
+        if self.order:
+            from concurrent.futures import ThreadPoolExecutor
+            self.pool = ThreadPoolExecutor(1, thread_name_prefix="prefetch")
+            self.pending[self.order[0].name] = self.pool.submit(self._fetch, self.order[0])
+        return self
+
+    @staticmethod
+    def _fetch(ck) -> bool:
+        "`prefetch`, its failure (the job downloads again and says what is wrong) read as: the sweep owns what it left."
+        try: return prefetch(ck)
+        except Exception: return not Path(ck.model).exists()
+
+    def take(self, ck:Checkpoint) -> bool:
+        "Wait for ck's download (True: the sweep fetched it) and start the next checkpoint's."
+        future = self.pending.pop(ck.name, None)
+        fetched = future.result() if future is not None else False
+        at = next((i for i, c in enumerate(self.order) if c.name == ck.name), None)
+        if self.pool is not None and at is not None and at + 1 < len(self.order):
+            following = self.order[at + 1]
+            self.pending[following.name] = self.pool.submit(self._fetch, following)
+        return fetched
+
+    def __exit__(self, *exc):
+        if self.pool is not None: self.pool.shutdown(wait=True, cancel_futures=True)
 
 # %% ../nbs/07_checkpoints.ipynb #21f08f43
 def job_done(store, ck:Checkpoint, measure) -> bool:

@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 
 # %% auto #0
 __all__ = ['SEARCH_UNIT', 'DUPLICATE_ULPS', 'RERANK', 'as_matrix', 'checked_points', 'as_points', 'KNN', 'sqrt64', 'square_safe',
-           'numba_threads', 'resolution_of', 'knn']
+           'numba_threads', 'resolution_of', 'knn', 'batched_knn']
 
 # %% ../nbs/00_knn.ipynb #f00c4c76
 def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
@@ -554,3 +554,53 @@ def knn(
     twin, group, n_dup = _twins(X, dist, idx, rtol, m)
     if unit != 1.0: dist /= unit
     return KNN(dist, idx, twin, n_dup, group, n_settled)
+
+# %% ../nbs/00_knn.ipynb #fd11471e
+def _pow2_tensor(m:torch.Tensor) -> torch.Tensor:
+    "`knn._pow2` of each entry: the power of two bringing m into [1, 2) (1 for 0), exact."
+    mantissa, exponent = torch.frexp(m)
+    return torch.where(m > 0, torch.ldexp(torch.ones_like(m), 1 - exponent), torch.ones_like(m))
+
+def _search_copies(X):
+    "Per batch: the float32 search copy S = (X - mean) q, q a power of two, and q; X of largest |entry| between 2^-60 and 2^60 (else its batch is done alone)."
+    C = X - X.mean(1, keepdim=True)
+    q = _pow2_tensor(C.abs().amax((1, 2)))
+    return C.mul_(q[:, None, None]).float(), q.double()
+
+# %% ../nbs/00_knn.ipynb #f87560d7
+def _batched_candidates(S, c:int, split:bool):
+    "`(cand, worst)` of every batch of S (B, n, d): the c best scores <s_i, s_j> - |s_j|^2 / 2 of each row, self excluded."
+    B, n, _ = S.shape
+    half = S.square().sum(2).mul_(0.5)
+    if split:
+        hi, lo = _tf32_split(S)
+        score = torch.baddbmm(half.neg().unsqueeze(1), hi, hi.mT).baddbmm_(torch.cat([hi, lo], 2), torch.cat([lo, hi], 2).mT)
+    else: score = torch.baddbmm(half.neg().unsqueeze(1), S, S.mT)
+    score.diagonal(dim1=1, dim2=2).fill_(-math.inf)
+    worst, cand = score.topk(c, dim=2, sorted=False)
+    return cand, worst.amin(2)
+
+# %% ../nbs/00_knn.ipynb #c0ee0d7a
+def batched_knn(X:torch.Tensor, k:int, search:str=None) -> tuple:
+    "Exact kNN of each batch of X (B, n, d) float32 as `knn` gives it, searched in one batched product: `(dist (B, n, k) float64, idx, done (B,) bool)` on the host; a batch not `done` (a twin, a row the certificate cannot vouch for, a scale far from 1) is left to `distinct_knn`."
+    B, n, d = X.shape
+    search = search or ("tf32x3" if X.is_cuda else "float32")
+    c = min(n - 1, k + max(4, k // 8))
+    m = X.abs().amax((1, 2)).double()
+    with _search_precision(search, X.device):
+        S, q = _search_copies(X)
+        cand, worst = _batched_candidates(S, c, search == "tf32x3")
+    rows = torch.arange(B * n, device=X.device)
+    offset = (torch.arange(B, device=X.device) * n)[:, None, None]
+    with numba_threads(): d2, idx = _rerank(X.reshape(B * n, d), rows, (cand + offset).reshape(B * n, c), k, 2 ** 28 if X.is_cuda else 2 ** 22)
+    d2 = d2.view(B, n, k)
+    done = (m > 2.0 ** -60) & (m < 2.0 ** 60)
+    if c < n - 1:
+        norms = S.double().square().sum(2)
+        eta = 2.01 * SEARCH_UNIT[search] + (d + 8) * 2.0 ** -24 * 1.02
+        bound = _outside_bound(norms.sqrt(), norms.amax(1, keepdim=True).sqrt(), norms - 2 * worst.double(), eta, 2.0 ** -23)
+        done &= (bound > q[:, None] * sqrt64(d2[:, :, -1]) * (1 + 1e-9)).all(1)
+    dist = sqrt64(d2)
+    rtol = resolution_of(X[0])
+    done &= ~(dist[:, :, 0] <= rtol * m[:, None] * math.sqrt(d)).any(1)   # a possible twin: the per-batch rule decides
+    return dist.cpu(), (idx.view(B, n, k) - offset).cpu(), done.cpu()

@@ -17,7 +17,7 @@ from .checks import integer
 from .knn import as_points, numba_threads, square_safe
 
 # %% auto #0
-__all__ = ['PairGeometry', 'pair_geometry', 'neighbour_overlap', 'information_imbalance']
+__all__ = ['PairGeometry', 'pair_geometry', 'neighbour_overlap', 'information_imbalance', 'batched_distances', 'batched_pairs']
 
 # %% ../nbs/02a_neighbours.ipynb #53c69213
 @dataclass
@@ -161,3 +161,34 @@ def neighbour_overlap(A, B, k:int=30, device=None) -> float:
 def information_imbalance(A, B, device=None) -> float:
     "Information imbalance Delta(A -> B): (2/n) x the mean rank in B of each point's nearest neighbour in A (ties: expectation)."
     return pair_geometry(A, B, k=1, device=device).imbalance_forward
+
+# %% ../nbs/02a_neighbours.ipynb #f0f8bbc8
+def _copies(X:torch.Tensor) -> torch.Tensor:
+    "(B,) bool: the batch of X (B, n, d) holds two equal rows (one sort of the group's rows)."
+    B, n, d = X.shape
+    tagged = torch.cat([torch.arange(B, device=X.device, dtype=X.dtype).repeat_interleave(n)[:, None], X.reshape(B * n, d)], 1)
+    rows = torch.unique(tagged, dim=0)
+    return torch.bincount(rows[:, 0].long(), minlength=B) < n
+
+# %% ../nbs/02a_neighbours.ipynb #1e2e5762
+def batched_distances(X:torch.Tensor) -> torch.Tensor:
+    "Squared float64 distances within each batch of X (B, n, d), self +inf, as `neighbours` computes them for points without copies."
+    T = X.double()
+    B = len(T)
+    centre = (T - T.mean(1, keepdim=True)).square_().sum(2).argmin(1)
+    S = T - T[torch.arange(B, device=T.device), centre][:, None, :]
+    h = S.square().sum(2)
+    D = torch.baddbmm(h[:, None, :], S, S.mT, alpha=-2.0).add_(h[:, :, None]).clamp_min_(0)
+    D.diagonal(dim1=1, dim2=2).fill_(math.inf)
+    return D
+
+# %% ../nbs/02a_neighbours.ipynb #9ac508da
+def batched_pairs(A:torch.Tensor, B:torch.Tensor, k:int, rows_A:_Rows=None) -> tuple:
+    "`pair_geometry` of each batch pair of A, B (G, n, d_A), (G, n, d_B): ((G, 3) overlap, forward, backward imbalance on the host, (G,) done, B's distance rows); `rows_A`: A's distance rows from the call before, whose B A is. A batch with copies in A or B is not done (left to `pair_geometry`)."
+    G, n, _ = A.shape
+    a = _Rows.of(batched_distances(A).reshape(G * n, n), k) if rows_A is None else rows_A
+    b = _Rows.of(batched_distances(B).reshape(G * n, n), k)
+    values = torch.stack([_overlap(a, b, k), _nearest_midranks(a, b).to(a.D.device), _nearest_midranks(b, a).to(a.D.device)], 1)
+    values = values.view(G, n, 3).mean(1) / torch.tensor([1.0, n / 2, n / 2], dtype=torch.float64, device=values.device)
+    return values.cpu(), (~(_copies(A) | _copies(B))).cpu(), b
+

@@ -29,9 +29,9 @@ __all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TO
            'activation_bytes', 'layer_bytes', 'layer_groups', 'metric_bytes', 'GpuMetrics', 'Calibration', 'calibrate',
            'Workload', 'workload', 'Entry', 'on_hub', 'task_entries', 'DataSource', 'task_data', 'data_bytes',
            'measured', 'load_files', 'device_memory', 'TokenWork', 'token_work', 'token_fields', 'on_gpu', 'weights_id',
-           'metric_seconds', 'checkpoint_row', 'task_config', 'checkpoint_plan', 'to_measure', 'plan_bandwidth',
-           'summarize', 'plan', 'plan_text', 'print_plan', 'SweepConfig', 'sweep_plan', 'PlanError', 'machine',
-           'task_problems', 'fitting', 'check_plan']
+           'metric_seconds', 'checkpoint_row', 'task_config', 'checkpoint_plan', 'to_measure', 'two_at_a_time',
+           'plan_bandwidth', 'summarize', 'plan', 'plan_text', 'print_plan', 'SweepConfig', 'sweep_plan', 'PlanError',
+           'machine', 'task_problems', 'fitting', 'check_plan']
 
 # %% ../nbs/11c_plan.ipynb #73190730
 TOKENIZER_FILES = ("tokenizer_config.json", "tokenizer.json", "special_tokens_map.json", "added_tokens.json",
@@ -586,6 +586,10 @@ def _largest(todo:pd.DataFrame) -> dict:
     return dict(largest=top["checkpoint"], label=top["label"], field=top["field"], dtype=top["dtype"])
 
 # %% ../nbs/11c_plan.ipynb #70626528
+def two_at_a_time(sizes:list) -> int:
+    "The most a sweep that downloads the next checkpoint while measuring this one holds: the largest sum of two consecutive sizes (one alone: its size)."
+    return max((a + b for a, b in zip(sizes, sizes[1:])), default=max(sizes, default=0))
+
 def _summary(name:str, rows:pd.DataFrame, data:dict, bandwidth:float) -> dict:
     "One row of a plan over the checkpoint rows `rows`, which read `data` ({DataSource: bytes})."
     todo = rows[to_measure(rows)]
@@ -598,7 +602,7 @@ def _summary(name:str, rows:pd.DataFrame, data:dict, bandwidth:float) -> dict:
     return dict(task=name, config=first("config"), config_class=first("config_class"), device=first("device"),
                 checkpoints=int((rows.duplicate_of == "").sum()), duplicates=int((rows.duplicate_of != "").sum()),
                 measured=int(rows.measured.sum()), to_measure=len(todo), download=download,
-                peak_disk=max(removed, default=0) + stays, largest_removed=max(removed, default=0), stays=stays,
+                peak_disk=two_at_a_time(removed) + stays, largest_removed=max(removed, default=0), stays=stays,
                 kept_models=int((~todo.swept.astype(bool)).sum()), gpu=most("gpu"), host=most("host"), host_least=most("host_least"),
                 **_largest(todo), hours=(download / bandwidth + todo.compute_seconds.sum()) / 3600,
                 computed=bool(todo.computed.all()), rates="; ".join(sorted(set(rows.rates))))
@@ -663,7 +667,8 @@ def plan_text(df:pd.DataFrame) -> str:
     lines += [f"checkpoints: to measure / listed (already measured, duplicates of an earlier one); download at {bw / 1e6:.0f} MB/s "
               f"({'assumed: pass bandwidth= to change it' if df.attrs.get('bandwidth_assumed', True) else 'given'}); "
               f"compute rates measured: {'; '.join(sorted({c for r in df.rates for c in r.split('; ') if c}))}",
-              "peak disk = the largest checkpoint a sweep removes after measuring + every file that stays (models loaded whole, "
+              "peak disk = two consecutive checkpoints a sweep removes after measuring (it downloads the next one while it "
+              "measures one) + every file that stays (models loaded whole, "
               "tokenizers of other repos, data); GPU = weights + one forward batch; host = one pass's vectors + one metric batch"]
     return "\n".join(lines)
 
