@@ -395,6 +395,7 @@ def sol_sweep(
     verify:bool=True,           # fingerprint the checkpoints first and refuse duplicated weights (see sol-verify)
     keep_duplicates:bool=False, # measure duplicated checkpoints anyway, marked in every row (duplicate_of)
     plan:bool=False,            # print what the sweep needs (checkpoints left, downloads, peak disk, memory, hours) and stop
+    prefetch:bool=True,         # download the next checkpoint while one is measured (two on disk at a time; off: one)
     **options,                  # the profile specification (profile.ProfileSpec), one option per field
 ):
     "Profile every layer of every checkpoint of a series into a resumable results store."
@@ -408,7 +409,7 @@ def sol_sweep(
     m = profile_measure(sources, spec, dtype=dtype, device=device)
     if plan: return checked(sweep_plan(series_name, cks, m, store))
     df = sweep(cks, m, store, executor=None if executor == "local" else "ray", verify=verify, keep_duplicates=keep_duplicates,
-               failures="record")
+               failures="record", prefetch=prefetch)
     if out and len(df): print(f"wrote {write_table(df, out)}")
     print(f"{len(cks)} checkpoints, {len(df)} rows in {store}")
     failed = df.attrs["failures"]

@@ -735,9 +735,12 @@ def task_problems(r, have:dict) -> list:
     elif r.gpu > (have["gpu"] or 0):
         out.append(f"{t}: {r.largest} needs {_gb(r.gpu)} of GPU memory in {r.dtype}, the GPU has {_gb(have['gpu'])}: {_setting(r)}")
     if r.peak_disk > have["disk"]:
-        what = f"{_gb(r.largest_removed)} for the largest checkpoint a sweep removes after measuring, {_gb(r.stays)} that stays"
+        what = (f"{_gb(r.peak_disk - r.stays)} for two consecutive checkpoints a sweep removes after measuring (the largest "
+                f"{_gb(r.largest_removed)}), {_gb(r.stays)} that stays")
         fix = "free disk space or set HF_HUB_CACHE to a larger disk" + \
-              (f", or drop models from {r.config_class}.models (they stay in the Hub cache)" if r.kept_models else "")
+              (f", or drop models from {r.config_class}.models (they stay in the Hub cache)" if r.kept_models else "") + \
+              (f", or sweep without downloading ahead (checkpoints.sweep(prefetch=False), sol-sweep --no-prefetch: "
+               f"{_gb(r.largest_removed + r.stays)} at the peak)" if r.largest_removed else "")
         out.append(f"{t}: needs {_gb(r.peak_disk)} of disk at its peak ({what}), the disk has {_gb(have['disk'])} free: {fix}")
     if r.host_least > have["ram"]:
         out.append(f"{t}: {r.largest} needs {_gb(r.host_least)} of host memory even one layer per pass, the machine has "
