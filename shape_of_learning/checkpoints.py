@@ -15,7 +15,7 @@ import pandas as pd
 import torch
 import uuid
 import warnings
-from concurrent.futures import as_completed
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from .data import files_fingerprint, hub_trouble
 from .profile import ProfileSpec, profile_spec, layer_profile
@@ -1021,7 +1021,6 @@ class Prefetcher:
 
     def __enter__(self):
         if self.order:
-            from concurrent.futures import ThreadPoolExecutor
             self.pool = ThreadPoolExecutor(1, thread_name_prefix="prefetch")
             self.pending[self.order[0].name] = self.pool.submit(self._fetch, self.order[0])
         return self

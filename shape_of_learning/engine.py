@@ -10,15 +10,14 @@ import inspect, math
 import numpy as np
 import torch
 from .checks import integer
-from .knn import KNN, SEARCH_UNIT, as_points, checked_points, numba_threads, resolution_of, sqrt64
-from .knn import _outside_bound, _rerank, _search_precision, _tf32_split
-from .anisotropy import Moments, moments
+from .knn import KNN, as_points, batched_knn, checked_points, resolution_of
+from .anisotropy import Moments, moments, reads_center
 from .intrinsic_dim import distinct_knn
-from .neighbours import PairGeometry, pair_geometry, _Rows, _overlap, _nearest_midranks
+from .neighbours import PairGeometry, batched_pairs, pair_geometry
 
 # %% auto #0
-__all__ = ['GROUP', 'group_size', 'stacked', 'batched_moments', 'batched_knn', 'batched_tolerance', 'batched_distances',
-           'batched_pairs', 'spectra_needed', 'layer_batch_values', 'pair_batch_values']
+__all__ = ['GROUP', 'group_size', 'stacked', 'batched_moments', 'batched_tolerance', 'spectra_needed', 'layer_batch_values',
+           'pair_batch_values']
 
 # %% ../nbs/02b_engine.ipynb #c0303f36
 GROUP = None        # batches per group: None, by device and memory (`group_size`); an int forces it on every device
@@ -68,56 +67,6 @@ def batched_moments(X:torch.Tensor, centers:tuple) -> list:
     mean, sq_c, sq, identical = mean.squeeze(1).cpu(), sq_c.tolist(), sq.tolist(), identical.tolist()
     return [Moments(None, mean[b], n, sq_c[b], sq[b], identical[b], {c: e[b] for c, e in host.items()}) for b in range(B)]
 
-# %% ../nbs/02b_engine.ipynb #bf1ec47a
-def _pow2_tensor(m:torch.Tensor) -> torch.Tensor:
-    "`knn._pow2` of each entry: the power of two bringing m into [1, 2) (1 for 0), exact."
-    mantissa, exponent = torch.frexp(m)
-    return torch.where(m > 0, torch.ldexp(torch.ones_like(m), 1 - exponent), torch.ones_like(m))
-
-def _search_copies(X):
-    "Per batch: the float32 search copy S = (X - mean) q, q a power of two, and q; X of largest |entry| between 2^-60 and 2^60 (else its batch is done alone)."
-    C = X - X.mean(1, keepdim=True)
-    q = _pow2_tensor(C.abs().amax((1, 2)))
-    return C.mul_(q[:, None, None]).float(), q.double()
-
-# %% ../nbs/02b_engine.ipynb #7ee6bbeb
-def _batched_candidates(S, c:int, split:bool):
-    "`(cand, worst)` of every batch of S (B, n, d): the c best scores <s_i, s_j> - |s_j|^2 / 2 of each row, self excluded."
-    B, n, _ = S.shape
-    half = S.square().sum(2).mul_(0.5)
-    if split:
-        hi, lo = _tf32_split(S)
-        score = torch.baddbmm(half.neg().unsqueeze(1), hi, hi.mT).baddbmm_(torch.cat([hi, lo], 2), torch.cat([lo, hi], 2).mT)
-    else: score = torch.baddbmm(half.neg().unsqueeze(1), S, S.mT)
-    score.diagonal(dim1=1, dim2=2).fill_(-math.inf)
-    worst, cand = score.topk(c, dim=2, sorted=False)
-    return cand, worst.amin(2)
-
-# %% ../nbs/02b_engine.ipynb #6a4f9e5e
-def batched_knn(X:torch.Tensor, k:int, search:str=None) -> tuple:
-    "Exact kNN of each batch of X (B, n, d) float32 as `knn` gives it, searched in one batched product: `(dist (B, n, k) float64, idx, done (B,) bool)` on the host; a batch not `done` (a twin, a row the certificate cannot vouch for, a scale far from 1) is left to `distinct_knn`."
-    B, n, d = X.shape
-    search = search or ("tf32x3" if X.is_cuda else "float32")
-    c = min(n - 1, k + max(4, k // 8))
-    m = X.abs().amax((1, 2)).double()
-    with _search_precision(search, X.device):
-        S, q = _search_copies(X)
-        cand, worst = _batched_candidates(S, c, search == "tf32x3")
-    rows = torch.arange(B * n, device=X.device)
-    offset = (torch.arange(B, device=X.device) * n)[:, None, None]
-    with numba_threads(): d2, idx = _rerank(X.reshape(B * n, d), rows, (cand + offset).reshape(B * n, c), k, 2 ** 28 if X.is_cuda else 2 ** 22)
-    d2 = d2.view(B, n, k)
-    done = (m > 2.0 ** -60) & (m < 2.0 ** 60)
-    if c < n - 1:
-        norms = S.double().square().sum(2)
-        eta = 2.01 * SEARCH_UNIT[search] + (d + 8) * 2.0 ** -24 * 1.02
-        bound = _outside_bound(norms.sqrt(), norms.amax(1, keepdim=True).sqrt(), norms - 2 * worst.double(), eta, 2.0 ** -23)
-        done &= (bound > q[:, None] * sqrt64(d2[:, :, -1]) * (1 + 1e-9)).all(1)
-    dist = sqrt64(d2)
-    rtol = resolution_of(X[0])
-    done &= ~(dist[:, :, 0] <= rtol * m[:, None] * math.sqrt(d)).any(1)   # a possible twin: the per-batch rule decides
-    return dist.cpu(), (idx.view(B, n, k) - offset).cpu(), done.cpu()
-
 # %% ../nbs/02b_engine.ipynb #85e50c59
 def batched_tolerance(X:torch.Tensor) -> list:
     "`tie_tolerance` of each batch of X (B, n, d), on the host."
@@ -125,37 +74,6 @@ def batched_tolerance(X:torch.Tensor) -> list:
     safe = torch.where(top > 0, top, 1.0)
     largest = torch.linalg.vector_norm(X.double() / safe[:, None, None], dim=2).amax(1)
     return (resolution_of(X[0]) * top * largest).tolist()
-
-# %% ../nbs/02b_engine.ipynb #1e4a9a3a
-def _copies(X:torch.Tensor) -> torch.Tensor:
-    "(B,) bool: the batch of X (B, n, d) holds two equal rows (one sort of the group's rows)."
-    B, n, d = X.shape
-    tagged = torch.cat([torch.arange(B, device=X.device, dtype=X.dtype).repeat_interleave(n)[:, None], X.reshape(B * n, d)], 1)
-    rows = torch.unique(tagged, dim=0)
-    return torch.bincount(rows[:, 0].long(), minlength=B) < n
-
-# %% ../nbs/02b_engine.ipynb #1437f1eb
-def batched_distances(X:torch.Tensor) -> torch.Tensor:
-    "Squared float64 distances within each batch of X (B, n, d), self +inf, as `neighbours` computes them for points without copies."
-    T = X.double()
-    B = len(T)
-    centre = (T - T.mean(1, keepdim=True)).square_().sum(2).argmin(1)
-    S = T - T[torch.arange(B, device=T.device), centre][:, None, :]
-    h = S.square().sum(2)
-    D = torch.baddbmm(h[:, None, :], S, S.mT, alpha=-2.0).add_(h[:, :, None]).clamp_min_(0)
-    D.diagonal(dim1=1, dim2=2).fill_(math.inf)
-    return D
-
-# %% ../nbs/02b_engine.ipynb #2f453318
-def batched_pairs(A:torch.Tensor, B:torch.Tensor, k:int, rows_A:_Rows=None) -> tuple:
-    "`pair_geometry` of each batch pair of A, B (G, n, d_A), (G, n, d_B): ((G, 3) overlap, forward, backward imbalance on the host, (G,) done, B's distance rows); `rows_A`: A's distance rows from the call before, whose B A is. A batch with copies in A or B is not done (left to `pair_geometry`)."
-    G, n, _ = A.shape
-    a = _Rows.of(batched_distances(A).reshape(G * n, n), k) if rows_A is None else rows_A
-    b = _Rows.of(batched_distances(B).reshape(G * n, n), k)
-    values = torch.stack([_overlap(a, b, k), _nearest_midranks(a, b).to(a.D.device), _nearest_midranks(b, a).to(a.D.device)], 1)
-    values = values.view(G, n, 3).mean(1) / torch.tensor([1.0, n / 2, n / 2], dtype=torch.float64, device=values.device)
-    return values.cpu(), (~(_copies(A) | _copies(B))).cpu(), b
-
 
 # %% ../nbs/02b_engine.ipynb #7431b88a
 def _one_batch(Xb, ms, kmax) -> dict:
@@ -165,13 +83,8 @@ def _one_batch(Xb, ms, kmax) -> dict:
     return {m.name: float(m.fn(Xb, **(dict(neighbors=nb) if m.k else dict(moments=mo) if m.moments else {}), **m.params)) for m in ms}
 
 def spectra_needed(ms) -> tuple:
-    "The centers (True: the covariance, False: the raw second moments) whose eigenvalues the spectral metrics of `ms` read: a metric's `center` option, its function's default, or the covariance for a function without one (alpha-ReQ)."
-    centers = set()
-    for m in ms:
-        if not m.moments: continue
-        option = inspect.signature(m.fn).parameters.get("center")
-        centers.add(m.params.get("center", True if option is None else option.default))
-    return tuple(sorted(centers))
+    "The centers (True: the covariance, False: the raw second moments) whose eigenvalues the spectral metrics of `ms` read: `anisotropy.reads_center` of each, its `center` option, its function's default, or its convention's (reptrix's RankMe reads the covariance, google-research's alpha-ReQ the raw matrix)."
+    return tuple(sorted({reads_center(m.fn, m.params) for m in ms if m.moments}))
 
 # %% ../nbs/02b_engine.ipynb #1686d0c6
 def _group_values(X, ms, kmax) -> list:
