@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/anisotropy.html.md""
 
 # %% ../nbs/01_anisotropy.ipynb #f81d2da9
 from __future__ import annotations
-import math
+import inspect, math
 from dataclasses import dataclass, field
 import numba
 import numpy as np
@@ -19,8 +19,9 @@ from .knn import as_matrix, as_points, numba_threads, sqrt64, square_safe
 from .checks import integer
 
 # %% auto #0
-__all__ = ['Moments', 'moments', 'anisotropy', 'spectrum', 'rankme', 'alpha_req', 'massive_ratio', 'massive_activations',
-           'average_cosine', 'InterSim', 'IntraSim']
+__all__ = ['SPECTRAL_CONVENTIONS', 'Moments', 'moments', 'anisotropy', 'spectrum', 'SpectralConvention', 'spectral_convention',
+           'reads_center', 'rankme', 'alpha_req', 'massive_ratio', 'massive_activations', 'average_cosine', 'InterSim',
+           'IntraSim']
 
 # %% ../nbs/01_anisotropy.ipynb #d94320f1
 def _center(X, mean=None):
@@ -180,28 +181,90 @@ def _refuse_no_spread(identical:bool, total:float, n:int, center:bool):
     if center and identical: raise ValueError(f"all {n} points of X are identical: the centered cloud has zero spread")
     if total == 0: raise ValueError("X is all zeros: zero spread, so its spectrum is undefined")
 
+# %% ../nbs/01_anisotropy.ipynb #d1c0e1a2
+@dataclass(frozen=True)
+class SpectralConvention:
+    "One peer's rule for a spectral metric: the spectrum it reads and what it does with it."
+    center: bool            # the centered cloud's spectrum (the covariance's) or the raw matrix's
+    values: str             # "singular": sigma_i; "eigen": lambda_i = sigma_i^2
+    epsilon: float = 0.0    # added to each normalised value (RankMe) or each singular value (alpha-ReQ) before the log
+    cap: int = None         # the largest this many values only (None: all)
+    fit: str = "log rank"   # alpha-ReQ: "log rank" (log lambda_i on log i) or "linspace" (log sigma_i on linspace(1, 0, n))
+    source: str = ""        # whose rule, and where it is written
+
+SPECTRAL_CONVENTIONS = {
+    "rankme": {
+        "garrido": SpectralConvention(center=False, values="singular",
+                                      source="Garrido et al. 2023, their 1e-7 left out; this project's default"),
+        "reptrix": SpectralConvention(center=True, values="eigen", epsilon=1e-7, cap=2048,
+                                      source="reptrix: arnab39/reptrix, reptrix/rankme.py and reptrix/utils.py")},
+    "alpha_req": {
+        "agrawal": SpectralConvention(center=True, values="eigen", source="Agrawal et al. 2022; this project's default"),
+        "google": SpectralConvention(center=False, values="singular", epsilon=1e-12, fit="linspace",
+                                     source="google-research/google-research, graph_embedding/metrics/metrics.py (alpha_req)")}}
+
+# %% ../nbs/01_anisotropy.ipynb #afba76ec
+def spectral_convention(metric:str, convention:str) -> SpectralConvention:
+    "The rule `convention` of `metric` ('rankme' or 'alpha_req'); an unknown name is a ValueError naming the choices."
+    rules = SPECTRAL_CONVENTIONS[metric]
+    if convention not in rules: raise ValueError(f"{metric}: convention must be one of {tuple(rules)}; got {convention!r}")
+    return rules[convention]
+
+def reads_center(fn, params:dict) -> bool:
+    "Which spectrum `fn(X, **params)` reads (True: the centered cloud's): its `center` option, else its default, else (None) its convention's; the centered one for a function without the option."
+    options = inspect.signature(fn).parameters
+    if "center" not in options: return True
+    center = params.get("center", options["center"].default)
+    if center is not None: return bool(center)
+    return spectral_convention(fn.__name__, params.get("convention", options["convention"].default)).center
+
 # %% ../nbs/01_anisotropy.ipynb #37c66402
 def rankme(
     X,                    # (n, d) points
-    center:bool=False,    # Garrido et al. take the raw matrix; True: of the centered cloud
+    center:bool=None,     # None: the convention's (garrido: the raw matrix, as Garrido et al.; reptrix: the centered cloud)
     device=None,          # where to compute; default: where X is
     moments:Moments=None, # `moments(X)`, shared with the other spectral metrics of one batch
+    convention:str="garrido", # "garrido": singular values; "reptrix": covariance eigenvalues + 1e-7, capped (SPECTRAL_CONVENTIONS)
+    max_values:int=None,  # the largest this many values only (None: the convention's cap, reptrix's 2,048; >= min(n, d): none)
 ) -> float:               # between 1 and min(n, d)
     "RankMe (Garrido et al. 2023): exp of the entropy of the normalised singular values, an effective rank."
-    sigma = np.sqrt(spectrum(X, center, device, moments))
-    p = sigma / sigma.sum()
+    rule = spectral_convention("rankme", convention)
+    cap = rule.cap if max_values is None else integer(max_values, "max_values", minimum=1)
+    shares = spectrum(X, rule.center if center is None else center, device, moments)
+    values = (np.sqrt(shares) if rule.values == "singular" else shares)[:cap]
+    p = values / values.sum() + rule.epsilon
     p = p[p > 0]                                     # 0 log 0 = 0
     return float(np.exp(-(p * np.log(p)).sum()))
 
 # %% ../nbs/01_anisotropy.ipynb #2d673d87
+def _total(X, center:bool, device, moments) -> float:
+    "||X_c||_F^2 (center) or ||X||_F^2, float64, of X as `spectrum` squares it: the sum its shares are shares of."
+    if moments is not None: return moments.sq_centered if center else moments.sq
+    X = square_safe(as_points(X, min_points=2, device=device).double())[0]
+    return (_center(X) if center else X).square().sum().item()
+
+def _linspace_slope(X, center:bool, device, moments, epsilon:float) -> float:
+    "google-research's alpha_req: the slope of the least-squares line of log(sigma_i + epsilon) on linspace(1, 0, n), every singular value."
+    sigma = np.sqrt(spectrum(X, center, device, moments) * _total(X, center, device, moments))
+    return float(np.polyfit(np.linspace(1, 0, len(sigma)), np.log(sigma + epsilon), 1)[0])
+
 def alpha_req(
     X,                    # (n, d) points
-    ranks:tuple=(1, None),# first and last eigenvalue rank of the fit, 1-based, inclusive (None: the last above rounding)
+    ranks:tuple=(1, None),# first and last eigenvalue rank of the fit, 1-based, inclusive (None: the last above rounding); agrawal only
     device=None,          # where to compute; default: where X is
     moments:Moments=None, # `moments(X)`, shared with the other spectral metrics of one batch
-) -> float:               # alpha of lambda_i ~ i^-alpha
+    convention:str="agrawal", # "agrawal": log lambda_i on log i; "google": log(sigma_i + 1e-12) on linspace(1, 0, n) (SPECTRAL_CONVENTIONS)
+    center:bool=None,     # None: the convention's (agrawal: the covariance; google: the raw matrix)
+) -> float:               # alpha of lambda_i ~ i^-alpha (google: the slope of their line)
     "alpha-ReQ (Agrawal et al. 2022): the power-law decay of the covariance eigenvalues, least squares of log lambda_i on log i."
-    shares = spectrum(X, True, device, moments)
+    rule = spectral_convention("alpha_req", convention)
+    center = rule.center if center is None else center
+    if rule.fit == "linspace":
+        if tuple(ranks) != (1, None):
+            raise ValueError(f"alpha_req: convention={convention!r} fits every singular value, as google-research's alpha_req does; "
+                             f"ranks={ranks!r} applies to convention='agrawal'")
+        return _linspace_slope(X, center, device, moments, rule.epsilon)
+    shares = spectrum(X, center, device, moments)
     above = int((shares > 0).sum())                  # the rest are zero to float64 (`spectrum`)
     first, last = ranks
     last = above if last is None else min(int(last), above)

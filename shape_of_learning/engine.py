@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/engine.html.md"""
 
 # %% ../nbs/02b_engine.ipynb #286b21c4
 from __future__ import annotations
-import inspect, math
+import math
 import numpy as np
 import torch
 from .checks import integer

@@ -14,9 +14,10 @@ from .knn import as_points, knn, KNN, resolution_of
 from . import style
 
 # %% auto #0
-__all__ = ['TIE_LIMIT', 'IDEstimate', 'distinct_knn', 'given_tolerance', 'refuse_ties', 'tie_tolerance', 'neighbour_ratios',
-           'twonn_fit', 'twonn', 'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit',
-           'gride', 'id_scaling', 'scaling_figure']
+__all__ = ['TIE_LIMIT', 'TWONN_CONVENTIONS', 'MICROSCOPE_TIE', 'MICROSCOPE_REDUCTION', 'IDEstimate', 'distinct_knn',
+           'given_tolerance', 'refuse_ties', 'tie_tolerance', 'neighbour_ratios', 'twonn_discard', 'twonn_fit', 'twonn',
+           'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit', 'gride', 'id_scaling',
+           'scaling_figure']
 
 # %% ../nbs/02_intrinsic_dim.ipynb #362ac10b
 @dataclass
@@ -115,19 +116,59 @@ def neighbour_ratios(far, near, X, name:str, resolution:float=None, tolerance:fl
     return far / near
 
 
+# %% ../nbs/02_intrinsic_dim.ipynb #c0a1e2f4
+TWONN_CONVENTIONS = {                      # convention -> whose rule, and where it is written
+    "facco": "Facco et al. 2017: -log(1 - i/N) on log mu_(i), least squares through the origin, the lowest 1 - discard "
+             "of the sorted ratios (this project's default)",
+    "skdim": "scikit-dimension 0.5, skdim.id.TwoNN (skdim/id/_TwoNN.py): the same rule; its linear fit fails where it "
+             "reaches the largest ratio (F = 1)",
+    "microscope": "LLM-Microscope, intrinsic_dimension (AIRI-Institute/LLM-Microscope, LLM_microscope.ipynb; pip "
+                  "llm-microscope): ratios within 1e-8 of 1 set aside but counted in N, the lowest n // 5 of the rest"}
+MICROSCOPE_TIE, MICROSCOPE_REDUCTION = 1e-8, 5      # their eps and reduction_factor
+
+def twonn_discard(discard, convention:str="facco"):
+    "The discarded fraction a TwoNN `convention` uses: `discard` (None: 0.1) for facco and skdim; None for microscope, whose share is fixed."
+    if convention not in TWONN_CONVENTIONS:
+        raise ValueError(f"convention must be one of {tuple(TWONN_CONVENTIONS)}; got {convention!r}")
+    if convention != "microscope": return 0.1 if discard is None else discard
+    if discard is not None: raise ValueError(f"convention='microscope' fits the lowest n // {MICROSCOPE_REDUCTION} of the ratios "
+                                             f"(LLM-Microscope's reduction_factor): pass discard=None, not {discard!r}")
+    return None
+
+# %% ../nbs/02_intrinsic_dim.ipynb #d9c17e97
+def _microscope_fit(mu:np.ndarray) -> float:
+    "LLM-Microscope's fit of the sorted ratios `mu`: those <= 1 + 1e-8 set aside (counted in N), the lowest n // 5 of the rest."
+    N = len(mu)
+    tied = int(np.searchsorted(mu, 1 + MICROSCOPE_TIE, side="right"))
+    n = N - tied
+    n_keep = min(n // MICROSCOPE_REDUCTION, n - 1)
+    if n_keep < 2: raise ValueError(f"TwoNN needs at least 2 ratios in the fit; {N} ratios, {tied} within "
+                                    f"{MICROSCOPE_TIE:g} of 1, leave {n_keep} under convention='microscope'")
+    x = np.log(mu[tied:tied + n_keep])
+    y = -np.log1p(-np.arange(tied + 1, tied + n_keep + 1) / N)
+    return float(x @ y / (x @ x))
+
 # %% ../nbs/02_intrinsic_dim.ipynb #5ee2682d
 def twonn_fit(
     mu:np.ndarray,          # ratios r2/r1, all finite and >= 1
-    discard:float=0.1,      # largest fraction of mu left out
+    discard:float=None,     # largest fraction of mu left out (None: 0.1; microscope: its own share)
     method:str="ls",        # "ls": least squares through the origin; "mle": censored maximum likelihood
+    convention:str="facco", # whose rule: a key of TWONN_CONVENTIONS
 ) -> float:
     "The TwoNN dimension from the ratios `mu` (see the derivation above)."
-    if not 0 <= discard < 1: raise ValueError(f"discard must be in [0, 1); got {discard}")
+    discard = twonn_discard(discard, convention)
+    if discard is not None and not 0 <= discard < 1: raise ValueError(f"discard must be in [0, 1); got {discard}")
     mu = np.sort(np.asarray(mu, dtype=np.float64))
     N = len(mu)
     refuse_ties(int((mu == 1).sum()), N, "TwoNN")                 # exact ties
+    if convention == "microscope":
+        if method != "ls": raise ValueError(f"convention='microscope' fits least squares only (method='ls'); got method={method!r}")
+        return _microscope_fit(mu)
     n_keep = int(N * (1 - discard))
     if method == "ls":
+        if convention == "skdim" and n_keep >= N:
+            raise ValueError(f"convention='skdim': skdim's linear fit with discard={discard} keeps the largest ratio, where "
+                             "-log(1 - F) is infinite, and fails; pass discard > 0, or convention='facco', which leaves it out")
         n_keep = min(n_keep, N - 1)             # F = 1 at the largest point: y would be infinite
         if n_keep < 2: raise ValueError(f"TwoNN needs at least 2 ratios in the fit; {N} points with discard={discard} leave {n_keep}")
         x = np.log(mu[:n_keep])
@@ -141,18 +182,21 @@ def twonn_fit(
 
 def twonn(
     X,                      # (n, d) points (numpy or torch, any float dtype)
-    discard:float=0.1,      # fraction of the largest mu = r2/r1 left out of the fit
+    discard:float=None,     # fraction of the largest mu = r2/r1 left out of the fit (None: 0.1; microscope: its own)
     method:str="ls",        # "ls" (Facco et al.) or "mle" (censored maximum likelihood)
     duplicates:str="drop",  # "drop" or "raise"; see `distinct_knn`
     device=None,            # torch device for the kNN search
     neighbors=None,         # a `distinct_knn(X, k >= 2)` result to reuse instead of searching again
     resolution:float=None,  # twins closer than resolution * |x| are copies (default: 4 eps of X's dtype)
+    convention:str="facco", # whose fit: "facco" (default), "skdim" or "microscope" (TWONN_CONVENTIONS)
 ) -> IDEstimate:
     "TwoNN intrinsic dimension (Facco et al. 2018) on exact nearest-neighbour distances."
+    discard = twonn_discard(discard, convention)                  # a bad option is named before the search
     res, n, n_dup = _neighbors(X, 2, duplicates, device, neighbors, resolution)
     r = res.dist.cpu().numpy()
-    d = twonn_fit(neighbour_ratios(r[:, 1], r[:, 0], X, "TwoNN", resolution, given_tolerance(neighbors)), discard, method)
-    return IDEstimate(d, "twonn", n, n_dup, dict(discard=discard, method=method, duplicates=duplicates))
+    mu = neighbour_ratios(r[:, 1], r[:, 0], X, "TwoNN", resolution, given_tolerance(neighbors))
+    d = twonn_fit(mu, discard, method, convention)
+    return IDEstimate(d, "twonn", n, n_dup, dict(discard=discard, method=method, duplicates=duplicates, convention=convention))
 
 # %% ../nbs/02_intrinsic_dim.ipynb #4bd87bd2
 def _combine(local, comb, name):

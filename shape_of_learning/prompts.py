@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 import torch
 import scipy.stats
-from .knn import as_points, resolution_of
+from .knn import as_points, resolution_of, batched_knn
 from .intrinsic_dim import distinct_knn, gride_fit, neighbour_ratios, tie_tolerance
+from .engine import batched_tolerance
 from contextlib import contextmanager
 from .models import model_kind
 from .hidden import layer_states, layer_names, layer_list
@@ -24,9 +25,10 @@ from .data import Windows, checked_documents
 from .checks import integer, number, spec_with, spec_key
 
 # %% auto #0
-__all__ = ['REPEATS', 'FIRST', 'DRAWS', 'SUMMARY_KEYS', 'turning_angles', 'curvature', 'prompt_entropy', 'prompt_gride',
-           'PromptSpec', 'prompt_spec', 'document_windows', 'prompt_inputs', 'window_loss', 'decoder_logits',
-           'window_rows', 'one_thread', 'prompt_profile', 'prompt_summary', 'average_ranks', 'pearson', 'spearman',
+__all__ = ['REPEATS', 'FIRST', 'DRAWS', 'BATCHED', 'SUMMARY_KEYS', 'turning_angles', 'curvature', 'prompt_entropy',
+           'prompt_gride', 'PromptSpec', 'prompt_spec', 'document_windows', 'prompt_inputs', 'window_loss',
+           'decoder_logits', 'window_rows', 'one_thread', 'use_batched', 'prompt_profile', 'batched_turning_angles',
+           'batched_gram_eigenvalues', 'batched_window_rows', 'prompt_summary', 'average_ranks', 'pearson', 'spearman',
            'id_loss_correlation']
 
 # %% ../nbs/06b_prompts.ipynb #66cd5804
@@ -67,6 +69,13 @@ def curvature(points, repeats:str="skip") -> float:
     return float(turning_angles(points, repeats)[0].mean())
 
 # %% ../nbs/06b_prompts.ipynb #63a8aca7
+def _gram_entropy(lam:torch.Tensor, alpha:float) -> float:
+    "The Rényi entropy (nats) of order `alpha` of a Gram matrix from its eigenvalues `lam` (1-D float64): those below its size x eps x the largest are zero, the rest normalized to sum 1."
+    lam = lam[lam > len(lam) * torch.finfo(lam.dtype).eps * lam.max()]   # below the rounding of the largest: zero
+    lam = lam / lam.sum()
+    if alpha == 1: return float(-(lam * torch.log(lam)).sum())
+    return float(torch.log((lam ** alpha).sum()) / (1 - alpha))
+
 def prompt_entropy(
     points,                 # (n, d) one prompt's token vectors
     alpha:float=1.0,        # Rényi order (> 0; 1: von Neumann)
@@ -82,13 +91,25 @@ def prompt_entropy(
                          ": the Gram matrix has trace 0 and no entropy")
     X = X / top
     K = X @ X.T if len(X) <= X.shape[1] else X.T @ X                # the same nonzero eigenvalues; the smaller matrix
-    lam = torch.linalg.eigvalsh(K)
-    lam = lam[lam > len(K) * torch.finfo(lam.dtype).eps * lam.max()]   # below the rounding of the largest: zero
-    lam = lam / lam.sum()
-    if alpha == 1: return float(-(lam * torch.log(lam)).sum())
-    return float(torch.log((lam ** alpha).sum()) / (1 - alpha))
+    return _gram_entropy(torch.linalg.eigvalsh(K), alpha)
 
 # %% ../nbs/06b_prompts.ipynb #2af2753c
+def _gride_ranks(
+    r:np.ndarray,           # (n, kmax) float64 distances to the kmax nearest distinct points, ascending; kmax a power of 2
+    tolerance:float,        # the points' tie tolerance (`intrinsic_dim.tie_tolerance`)
+    n_points:int,           # distinct points, recorded
+    n_duplicates:int,       # copies dropped, recorded
+) -> pd.DataFrame:
+    "GRIDE at each doubling rank (n1, n2 = 2 n1) that the distances `r` hold: the table `prompt_gride` returns."
+    rows = []
+    for n1 in [2 ** i for i in range(int(math.log2(r.shape[1])))]:
+        near, far = r[:, n1 - 1], r[:, 2 * n1 - 1]
+        dim, err = gride_fit(neighbour_ratios(far, near, None, "GRIDE", tolerance=tolerance), n1, 2 * n1)
+        rows.append(dict(n1=n1, n2=2 * n1, dim=dim, err=err, scale=float((near.mean() + far.mean()) / 2)))
+    table = pd.DataFrame(rows)
+    table["n_points"], table["n_duplicates"] = n_points, n_duplicates
+    return table
+
 def prompt_gride(
     points,                 # (n, d) one prompt's token vectors
     range_max:int=64,       # largest neighbour rank n2 (ranks n1 = 1, 2, 4, ... with n2 = 2 n1, as id_scaling)
@@ -105,16 +126,7 @@ def prompt_gride(
         if n < 3: raise ValueError(f"points has {len(X)} points but only {n} distinct ones; GRIDE at ranks (1, 2) needs 3") from None
         kmax = 2 ** int(math.log2(min(range_max, n - 1)))
         nb = distinct_knn(X, kmax, duplicates)
-    r = nb[0].dist.cpu().numpy()
-    tolerance = tie_tolerance(X)                                   # once for every rank (`gride` would redo it per rank)
-    rows = []
-    for n1 in [2 ** i for i in range(int(math.log2(kmax)))]:
-        near, far = r[:, n1 - 1], r[:, 2 * n1 - 1]
-        dim, err = gride_fit(neighbour_ratios(far, near, X, "GRIDE", tolerance=tolerance), n1, 2 * n1)
-        rows.append(dict(n1=n1, n2=2 * n1, dim=dim, err=err, scale=float((near.mean() + far.mean()) / 2)))
-    table = pd.DataFrame(rows)
-    table["n_points"], table["n_duplicates"] = nb[1], nb[2]
-    return table
+    return _gride_ranks(nb[0].dist.cpu().numpy(), tie_tolerance(X), nb[1], nb[2])   # the tolerance once for every rank
 
 # %% ../nbs/06b_prompts.ipynb #a55f44f0
 FIRST = ("drop", "keep")
@@ -207,15 +219,18 @@ def decoder_logits(model, final_states:torch.Tensor) -> torch.Tensor:
     return logits
 
 # %% ../nbs/06b_prompts.ipynb #484ecdea
+def _metric_rows(gride:pd.DataFrame, entropy:float, angles:np.ndarray, skipped:int, n:int) -> list:
+    "The rows of one window at one layer from its measures: a `prompt_gride` table, the entropy, the turning angles and the zero steps skipped."
+    rows = [dict(metric="gride", n1=int(r.n1), n2=int(r.n2), value=r.dim, err=r.err, scale=r.scale, n_points=int(r.n_points),
+                 n_duplicates=int(r.n_duplicates)) for r in gride.itertuples()]
+    rows.append(dict(metric="entropy", value=entropy, n_points=n, n_duplicates=0))
+    rows.append(dict(metric="curvature", value=float(angles.mean()), n_points=n, n_duplicates=skipped))
+    return rows
+
 def window_rows(points, spec:PromptSpec) -> list:
     "The metric rows of one window at one layer: GRIDE at each rank, the prompt entropy and the curvature."
-    g = prompt_gride(points, spec.range_max)
-    rows = [dict(metric="gride", n1=int(r.n1), n2=int(r.n2), value=r.dim, err=r.err, scale=r.scale, n_points=int(r.n_points),
-                 n_duplicates=int(r.n_duplicates)) for r in g.itertuples()]
-    rows.append(dict(metric="entropy", value=prompt_entropy(points, spec.alpha, spec.center), n_points=len(points), n_duplicates=0))
-    angles, skipped = turning_angles(points)
-    rows.append(dict(metric="curvature", value=float(angles.mean()), n_points=len(points), n_duplicates=skipped))
-    return rows
+    return _metric_rows(prompt_gride(points, spec.range_max), prompt_entropy(points, spec.alpha, spec.center),
+                        *turning_angles(points), len(points))
 
 @contextmanager
 def one_thread(device):
@@ -232,6 +247,15 @@ def _layer_index(layers, n:int) -> list:
     bad = [l for l in layers if not -n <= l < n]
     if bad: raise ValueError(f"layers {bad} out of range: this model has entries 0..{n - 1} (or -{n}..-1)")
     return sorted({l % n for l in layers})
+
+# %% ../nbs/06b_prompts.ipynb #3249caaa
+BATCHED = None      # None: the batched path on every non-CPU device, the per-cloud path on the CPU; True: batched on every device; False: never
+
+def use_batched(device) -> bool:
+    "Whether `prompt_profile` on `device` measures the clouds of a forward batch at one layer together (`BATCHED`)."
+    if BATCHED is None: return torch.device(device).type != "cpu"
+    if not isinstance(BATCHED, (bool, np.bool_)): raise TypeError(f"prompts.BATCHED must be None, True or False; got {BATCHED!r}")
+    return bool(BATCHED)
 
 # %% ../nbs/06b_prompts.ipynb #aaf6ef85
 @torch.no_grad()
@@ -258,19 +282,21 @@ def prompt_profile(
     if spec.first == "drop": keep[0] = False                     # position 0 of the input: a BOS, else the first content token
     wanted = measured + ([len(names) - 1] if kind == "decoder" else [])   # the final norm gives the logits
     device = next(model.parameters()).device
+    together = use_batched(device)                               # a forward batch's clouds at one layer measured together there
     rows = []
     for start in range(0, len(inputs), spec.forward_batch):
         batch = inputs[start:start + spec.forward_batch].to(device)
         states = layer_states(model, batch, layers=wanted).states   # one forward pass for this batch of windows
         loss = window_loss(decoder_logits(model, states[-1]), batch, n_pre, spec.window).cpu() if kind == "decoder" else None
-        clouds = {layer: states[layer][:, keep.to(device)].float().cpu() for layer in measured}
+        clouds = {layer: states[layer][:, keep.to(device)].float() for layer in measured}
+        if not together: clouds = {layer: layer_clouds.cpu() for layer, layer_clouds in clouds.items()}
         del states
         with one_thread("cpu"):                                   # ~100-point clouds: too small to share between threads
             for layer, layer_clouds in clouds.items():
-                for w, points in enumerate(layer_clouds):
+                measures = batched_window_rows(layer_clouds, spec)[0] if together else map(lambda p: window_rows(p, spec), layer_clouds)
+                for w, window in enumerate(measures):
                     extra = {} if loss is None else dict(loss=float(loss[w]))
-                    rows += [dict(layer=layer, layer_name=names[layer], window_index=start + w, **r, **extra)
-                             for r in window_rows(points, spec)]
+                    rows += [dict(layer=layer, layer_name=names[layer], window_index=start + w, **r, **extra) for r in window]
     table = pd.DataFrame(rows)
     for c in ("n1", "n2"): table[c] = table[c].astype("Int64")         # NA on the entropy and curvature rows
     meta = dict(model=model_name or getattr(model.config, "name_or_path", "") or type(model).__name__, kind=kind,
@@ -278,6 +304,67 @@ def prompt_profile(
                 first=spec.first, alpha=spec.alpha, center=spec.center, range_max=spec.range_max, seed=spec.seed)
     for column, value in reversed(meta.items()): table.insert(0, column, value)
     return table.sort_values(["layer", "window_index"], kind="stable").reset_index(drop=True)
+
+# %% ../nbs/06b_prompts.ipynb #ac2a7b5a
+def batched_turning_angles(X:torch.Tensor) -> tuple:
+    "`turning_angles` of every trajectory of X (W, n, d) at once, on X's device: (angles (W, n - 2) float64, zero steps (W,)); a trajectory with zero steps has other angles (`turning_angles` collapses them)."
+    rtol = resolution_of(X[0])                                        # of X as stored, as `_unit_steps`
+    X = X.double()
+    top = X.abs().amax((1, 2))
+    X = X / torch.where(top > 0, top, 1.0)[:, None, None]            # each trajectory scaled by its own largest entry
+    steps = X[:, 1:] - X[:, :-1]
+    length = torch.linalg.vector_norm(steps, dim=2)
+    norms = torch.linalg.vector_norm(X, dim=2)
+    zero = length <= rtol * torch.maximum(norms[:, 1:], norms[:, :-1])
+    u = steps / length[..., None]
+    a, b = u[:, :-1], u[:, 1:]
+    return 2 * torch.atan2(torch.linalg.vector_norm(a - b, dim=2), torch.linalg.vector_norm(a + b, dim=2)), zero.sum(1)
+
+# %% ../nbs/06b_prompts.ipynb #acabf9ae
+def batched_gram_eigenvalues(X:torch.Tensor, center:bool=False) -> tuple:
+    "Eigenvalues (float64, ascending, on X's device) of the Gram matrix of every cloud of X (W, n, d) as `prompt_entropy` forms it, in one batched `eigvalsh`; and each cloud's largest |entry| (0: the cloud has no entropy)."
+    Xd = X.double()
+    if center: Xd = Xd - Xd.mean(1, keepdim=True)
+    top = Xd.abs().amax((1, 2))
+    Xd = Xd / torch.where(top > 0, top, 1.0)[:, None, None]
+    K = Xd @ Xd.mT if X.shape[1] <= X.shape[2] else Xd.mT @ Xd      # the same nonzero eigenvalues; the smaller matrix
+    return torch.linalg.eigvalsh(K), top
+
+# %% ../nbs/06b_prompts.ipynb #fa9f8ce1
+def batched_window_rows(
+    X:torch.Tensor,         # (W, n, d) float32: the clouds of one forward batch at one layer, on the model's device
+    spec:PromptSpec,        # range_max, alpha and center are read
+) -> tuple:
+    "The metric rows (`window_rows`) of every cloud of X, measured together on X's device, one transfer to the host; and {metric: the clouds a per-cloud function measured}."
+    W, n, d = X.shape
+    if X.dtype != torch.float32 or n < 3 or not bool(torch.isfinite(X).all()):
+        return [window_rows(points, spec) for points in X.cpu()], dict(gride=list(range(W)), entropy=list(range(W)), curvature=list(range(W)))
+    fell = dict(gride=[], entropy=[], curvature=[])
+    with one_thread(X.device):
+        lam, top = batched_gram_eigenvalues(X, spec.center)
+        angles, zero = batched_turning_angles(X)
+        kmax = 2 ** int(math.log2(min(spec.range_max, n - 1)))
+        dist, _, done = batched_knn(X, kmax)                          # host (W, n, kmax) float64 and (W,) bool
+        tolerance = batched_tolerance(X)
+        m = lam.shape[1]
+        host = torch.cat([lam, angles, zero[:, None].double(), top[:, None]], 1).cpu()   # the one transfer of the rest
+        lam, angles, zero, top = host[:, :m], host[:, m:m + n - 2].numpy(), host[:, -2].tolist(), host[:, -1].tolist()
+        out = []
+        for w in range(W):                                           # a fallback measures its cloud on the host, as the CPU path
+            if done[w]: g = _gride_ranks(dist[w].numpy(), tolerance[w], n, 0)
+            else:
+                g = prompt_gride(X[w].cpu(), spec.range_max)
+                fell["gride"].append(w)
+            if top[w] > 0: entropy = _gram_entropy(lam[w], spec.alpha)
+            else:
+                entropy = prompt_entropy(X[w].cpu(), spec.alpha, spec.center)
+                fell["entropy"].append(w)
+            if zero[w] == 0: angles_w, skipped = angles[w], 0
+            else:
+                angles_w, skipped = turning_angles(X[w].cpu())
+                fell["curvature"].append(w)
+            out.append(_metric_rows(g, entropy, angles_w, skipped, n))
+    return out, fell
 
 # %% ../nbs/06b_prompts.ipynb #6b1dea66
 SUMMARY_KEYS = ("model", "source", "shuffle", "layer", "layer_name", "metric", "n1", "n2")
