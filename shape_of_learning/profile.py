@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import torch
 from .anisotropy import anisotropy, moments, average_cosine, InterSim, IntraSim, rankme, alpha_req, massive_ratio
-from .knn import as_matrix, as_points, checked_points
-from .intrinsic_dim import twonn, mada, mom, mle, gride, distinct_knn, batch_indices
+from .knn import as_matrix, as_points
+from .intrinsic_dim import twonn, mada, mom, mle, gride, batch_indices
 from .neighbours import pair_geometry
 from .engine import layer_batch_values, pair_batch_values
 from .data import TextSource, checked_documents, token_windows
