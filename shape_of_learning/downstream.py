@@ -12,62 +12,47 @@ import numpy as np
 import pandas as pd
 import torch
 import warnings
-from .hidden import layer_states
+from .hidden import layer_states, layer_list, layer_indices
 from .models import model_kind
-from .checks import integer, number, device as check_device
+from .checks import integer, number, device as check_device, spec_with, spec_options
 
 # %% auto #0
-__all__ = ['NEWTON_MAX', 'layer_features', 'stratified_folds', 'standardize', 'fit_logistic', 'ProbeResult', 'probe_accuracy',
-           'probe_profile', 'betainc', 'pearson', 'rankdata', 'spearman', 'kendall', 'lag1', 'shift_pvalue',
-           'isotropy_correlation', 'correlation_verdict']
+__all__ = ['NEWTON_MAX', 'FeatureSpec', 'layer_features', 'stratified_folds', 'standardize', 'fit_logistic', 'ProbeResult',
+           'probe_accuracy', 'ProbeSpec', 'probe_profile', 'betainc', 'pearson', 'rankdata', 'spearman', 'kendall',
+           'lag1', 'shift_pvalue', 'isotropy_correlation', 'correlation_verdict']
 
 # %% ../nbs/10_downstream.ipynb #0e406f38
 def _pad_id(tokenizer):
+    "The id that pads a batch: the tokenizer's pad, else its EOS, else its UNK, else 0 (padded positions never enter a feature)."
     for t in ("pad_token_id", "eos_token_id", "unk_token_id"):
         v = getattr(tokenizer, t, None)
         if v is not None: return int(v)
     return 0
 
+# %% ../nbs/10_downstream.ipynb #6c0c957f
 def _check_choice(name, v, ok):
     if v not in ok: raise ValueError(f"{name} must be one of {ok}; got {v!r}")
 
-def _check_layers(layers):
-    "None, one integer layer index or a non-empty list of them (0.5 or True would silently pick another layer)."
-    if layers is None: return None
-    one = isinstance(layers, (int, np.integer)) and not isinstance(layers, bool)
-    if not one and (isinstance(layers, (str, bytes)) or not np.iterable(layers)):
-        raise TypeError(f"layers must be None, a layer index or a list of them; got {layers!r}")
-    out = [integer(l, "every entry of layers (a layer index; negative counts from the end)") for l in ([layers] if one else layers)]
-    if not out: raise ValueError("layers is empty: pass None for every layer, or the indices you want")
-    return out
+# %% ../nbs/10_downstream.ipynb #41b344eb
+@dataclass(frozen=True)
+class FeatureSpec:
+    "How each text becomes one vector per layer (`layer_features`); checked once, when made."
+    pooling: str = "mean"          # "mean" over content tokens, or the "last" content token
+    max_length: int = 128          # tokens per text after truncation (special tokens included)
+    batch_size: int = 32           # texts per forward pass
+    special: str = "drop"          # "drop" or "keep" the tokens the tokenizer adds ([CLS], [SEP], BOS)
+    layers: tuple = None           # layer indices to return (None: all; negative ones count from the end), in this order
 
-def _layer_index(layers, n_layers, names):
-    if layers is None: return list(range(n_layers))
-    out = []
-    for l in ([layers] if isinstance(layers, (int, np.integer)) else layers):
-        if not -n_layers <= int(l) < n_layers:
-            raise ValueError(f"unknown layer {l}: the model has layers 0..{n_layers - 1} ({names[0]} .. {names[-1]})")
-        out.append(int(l) % n_layers)
-    return out
+    def __post_init__(self):
+        _check_choice("pooling", self.pooling, ("mean", "last")); _check_choice("special", self.special, ("drop", "keep"))
+        integer(self.max_length, "max_length", 1); integer(self.batch_size, "batch_size", 1)
+        if self.layers is not None:
+            object.__setattr__(self, "layers", layer_list(self.layers))     # integers only: 0.5 or True would pick another layer
+            if not self.layers: raise ValueError("layers is empty: pass None for every layer, or the indices you want")
 
-@torch.no_grad()
-def layer_features(
-    model, tokenizer,              # from `models.load_model`
-    texts,                         # list of strings
-    pooling:str="mean",            # "mean" over content tokens, or the "last" content token
-    max_length:int=128,            # tokens per text after truncation (special tokens included)
-    batch_size:int=32,             # texts per forward pass
-    special:str="drop",            # "drop" or "keep" the tokens the tokenizer adds ([CLS], [SEP], BOS)
-    layers=None,                   # layer indices to return (default all; negative counts from the end)
-    device=None,                   # run the forward passes here (the model is moved); default: the model's device
-    progress:bool=False,           # progress bar over batches
-):
-    "(layer names, float64 array (n_layers, n_texts, d)): per-layer pooled features, in input order."
-    sel, names, out = _features(model, tokenizer, texts, pooling, max_length, batch_size, special, layers, device, progress)
-    return [names[l] for l in sel], out
-
-@torch.no_grad()
-def _features(model, tokenizer, texts, pooling, max_length, batch_size, special, layers, device, progress):
+# %% ../nbs/10_downstream.ipynb #abd0001d
+def _checked_inputs(model, tokenizer, texts) -> list:
+    "The texts as a list of strings, for a Hugging Face model and tokenizer: anything else is named."
     if isinstance(texts, str): raise ValueError("texts must be a list of strings, not a single string")
     if not isinstance(model, torch.nn.Module) or not hasattr(model, "config"):
         raise TypeError(f"model must be a Hugging Face model (from models.load_model); got {type(model).__name__}")
@@ -76,48 +61,64 @@ def _features(model, tokenizer, texts, pooling, max_length, batch_size, special,
     texts = list(texts)
     if not texts: raise ValueError("no texts")
     if not all(isinstance(t, str) for t in texts): raise ValueError("texts must all be strings")
-    _check_choice("pooling", pooling, ("mean", "last")); _check_choice("special", special, ("drop", "keep"))
-    max_length, batch_size = integer(max_length, "max_length", 1), integer(batch_size, "batch_size", 1)
-    layers, device = _check_layers(layers), check_device(device, none="the model's device")
     model_kind(model.config)                        # unsupported model types fail here, by name
+    return texts
+
+# %% ../nbs/10_downstream.ipynb #ca0de9cc
+@spec_options(FeatureSpec)
+def layer_features(
+    model, tokenizer,              # from `models.load_model`
+    texts,                         # list of strings
+    spec:FeatureSpec=None,         # pooling, truncation, batches and layers (default FeatureSpec()); keyword options override its fields
+    device=None,                   # run the forward passes here (the model is moved); default: the model's device
+    progress:bool=False,           # progress bar over batches
+    **options,                     # FeatureSpec fields, e.g. pooling="last", layers=[-1]
+):
+    "(layer names, float64 array (n_layers, n_texts, d)): per-layer pooled features, in input order."
+    spec = spec_with(FeatureSpec, spec, "feature", **options)
+    selected, names, features = _features(model, tokenizer, _checked_inputs(model, tokenizer, texts), spec, device, progress)
+    return [names[layer] for layer in selected], features
+
+# %% ../nbs/10_downstream.ipynb #494e3aab
+@torch.no_grad()
+def _features(model, tokenizer, texts:list, spec:FeatureSpec, device=None, progress:bool=False) -> tuple:
+    "(the layers' indices, the model's entry names, float64 features (layers, texts, d)): pooled per `spec`, longest texts batched first, returned in input order."
+    device = check_device(device, none="the model's device")
     if device is not None: model.to(device)
-    dev = next(model.parameters()).device
-    enc = tokenizer(texts, truncation=True, max_length=max_length, return_special_tokens_mask=True)
-    ids = enc["input_ids"]
-    keep = [np.ones(len(i), bool) if special == "keep" else ~np.asarray(m, bool)
-            for i, m in zip(ids, enc["special_tokens_mask"])]
+    device = next(model.parameters()).device
+    encoded = tokenizer(texts, truncation=True, max_length=spec.max_length, return_special_tokens_mask=True)
+    ids = encoded["input_ids"]
+    keep = [np.ones(len(i), bool) if spec.special == "keep" else ~np.asarray(m, bool) for i, m in zip(ids, encoded["special_tokens_mask"])]
     empty = [j for j, k in enumerate(keep) if not k.any()]
     if empty: raise ValueError(f"text(s) at {empty[:5]} have no content token left (empty after tokenization)")
-    lens = np.array([len(i) for i in ids])
-    order = np.argsort(-lens, kind="stable")
-    pad, out, names, sel = _pad_id(tokenizer), None, None, None
-    starts = range(0, len(texts), batch_size)
+    lengths = np.array([len(i) for i in ids])
+    order, pad = np.argsort(-lengths, kind="stable"), _pad_id(tokenizer)
+    features, names, selected = None, None, None
+    starts = range(0, len(texts), spec.batch_size)
     if progress:
         from tqdm.auto import tqdm
         starts = tqdm(starts, unit="batch", leave=False)
-    for s in starts:
-        b = order[s:s + batch_size]
-        T = int(lens[b].max())
-        inp = torch.full((len(b), T), pad, dtype=torch.long)
-        att = torch.zeros((len(b), T), dtype=torch.long)
-        msk = torch.zeros((len(b), T), dtype=torch.bool)
-        for r, j in enumerate(b):
-            inp[r, :lens[j]] = torch.as_tensor(ids[j]); att[r, :lens[j]] = 1; msk[r, :lens[j]] = torch.from_numpy(keep[j])
-        ls = layer_states(model, inp.to(dev), att.to(dev))
-        if out is None:
-            names, sel = ls.names, _layer_index(layers, len(ls), ls.names)
-            out = np.empty((len(sel), len(texts), ls.states[0].shape[-1]), dtype=np.float64)
-        msk = msk.to(dev)
-        if pooling == "last":
-            pos = (msk.long() * torch.arange(1, T + 1, device=dev)).argmax(1)   # last kept position
-        for o, l in enumerate(sel):
-            h = ls.states[l].double()
-            if pooling == "mean":
-                f = h.masked_fill(~msk[..., None], 0).sum(1) / msk.sum(1, keepdim=True)
-            else:
-                f = h[torch.arange(len(b), device=dev), pos]
-            out[o, b] = f.cpu().numpy()
-    return sel, names, out
+    for start in starts:
+        batch = order[start:start + spec.batch_size]
+        width = int(lengths[batch].max())
+        input_ids = torch.full((len(batch), width), pad, dtype=torch.long)
+        attention = torch.zeros((len(batch), width), dtype=torch.long)
+        content = torch.zeros((len(batch), width), dtype=torch.bool)
+        for row, text in enumerate(batch):
+            n = lengths[text]
+            input_ids[row, :n] = torch.as_tensor(ids[text]); attention[row, :n] = 1; content[row, :n] = torch.from_numpy(keep[text])
+        states = layer_states(model, input_ids.to(device), attention.to(device))
+        if features is None:
+            names, selected = states.names, layer_indices(spec.layers, states.names, distinct=False)
+            features = np.empty((len(selected), len(texts), states.states[0].shape[-1]), dtype=np.float64)
+        content = content.to(device)
+        if spec.pooling == "last": last = (content.long() * torch.arange(1, width + 1, device=device)).argmax(1)   # last kept position
+        for slot, layer in enumerate(selected):
+            hidden = states.states[layer].double()
+            if spec.pooling == "mean": pooled = hidden.masked_fill(~content[..., None], 0).sum(1) / content.sum(1, keepdim=True)
+            else: pooled = hidden[torch.arange(len(batch), device=device), last]
+            features[slot, batch] = pooled.cpu().numpy()
+    return selected, names, features
 
 # %% ../nbs/10_downstream.ipynb #af8b0a0f
 def stratified_folds(labels, folds:int=5, seed:int=0) -> np.ndarray:
@@ -138,6 +139,7 @@ def stratified_folds(labels, folds:int=5, seed:int=0) -> np.ndarray:
         out[enc == k] = f
     return out
 
+# %% ../nbs/10_downstream.ipynb #b37de8d7
 def _labels(labels, name="labels") -> np.ndarray:
     "Class labels as a non-empty 1-D array (a column (n, 1) is flattened); any values but NaN."
     y = np.asarray(labels)
@@ -148,6 +150,7 @@ def _labels(labels, name="labels") -> np.ndarray:
     if y.dtype.kind == "f" and np.isnan(y).any(): raise ValueError(f"{name} has NaN at {np.flatnonzero(np.isnan(y))[:5].tolist()}: drop those samples")
     return y
 
+# %% ../nbs/10_downstream.ipynb #080a2663
 def _as_matrix(X, name="features"):
     X = X.detach().cpu().numpy() if isinstance(X, torch.Tensor) else np.asarray(X)
     if X.ndim != 2: raise ValueError(f"{name} must be 2-D (n_samples, d); got shape {X.shape}")
@@ -157,16 +160,19 @@ def _as_matrix(X, name="features"):
     if bad.any(): raise ValueError(f"{name} has NaN/inf in {int(bad.sum())} row(s), e.g. row {int(np.flatnonzero(bad)[0])}")
     return X.astype(np.float64)
 
+# %% ../nbs/10_downstream.ipynb #81ef5a12
 def standardize(train, *others):
     "Centre and scale by the training rows' mean and population std (constant columns: centred only)."
     mu, sd = train.mean(0), train.std(0)
     sd = np.where(sd > 10 * np.finfo(np.float64).eps * np.maximum(np.abs(mu), 1), sd, 1.0)
     return [(a - mu) / sd for a in (train, *others)]
 
+# %% ../nbs/10_downstream.ipynb #d8c85430
 def _check_fit(l2, max_iter, tol, l2_min_strict=False):
     "The stopping rule and penalty of a probe fit: l2 >= 0 (> 0 for `probe_accuracy`: the objective is then strictly convex), max_iter >= 1, tol >= 0."
     number(l2, "l2", 0.0, strict=l2_min_strict); integer(max_iter, "max_iter", 1); number(tol, "tol", 0.0)
 
+# %% ../nbs/10_downstream.ipynb #cc066d7c
 NEWTON_MAX = 512       # parameters (d + 1) K up to which `fit_logistic` takes Newton steps (the Hessian is then small)
 
 def fit_logistic(X, y, n_classes:int=None, l2:float=1e-3, max_iter:int=1000, tol:float=1e-9, device=None, solver:str="auto"):
@@ -198,6 +204,7 @@ def fit_logistic(X, y, n_classes:int=None, l2:float=1e-3, max_iter:int=1000, tol
     g = max(float(W.grad.abs().max()), float(b.grad.abs().max()))
     return W.detach().T.cpu().numpy(), b.detach().cpu().numpy(), g
 
+# %% ../nbs/10_downstream.ipynb #80cc1166
 def _newton_logistic(X, y, K:int, l2:float, max_iter:int, tol:float):
     "The same objective by Newton steps with backtracking: the Hessian's pseudo-inverse (softmax's shift of b is its null space)."
     n, d = X.shape
@@ -225,6 +232,7 @@ def _newton_logistic(X, y, K:int, l2:float, max_iter:int, tol:float):
     G = Xb.T @ (P - Y) / n + l2 * penalised * theta
     return theta[:-1].T.cpu().numpy(), theta[-1].cpu().numpy(), float(G.abs().max())
 
+# %% ../nbs/10_downstream.ipynb #d4e2d703
 def _fold_ids(fold_ids, n) -> np.ndarray:
     "Test-fold index per sample: n integers with at least two distinct folds (one fold leaves nothing to train on)."
     f = np.asarray(fold_ids)
@@ -233,6 +241,7 @@ def _fold_ids(fold_ids, n) -> np.ndarray:
     if len(np.unique(f)) < 2: raise ValueError(f"fold_ids holds one fold only ({f[0]}): every fold's training set would be empty")
     return f
 
+# %% ../nbs/10_downstream.ipynb #1670cdbf
 @dataclass
 class ProbeResult:
     "Cross-validated probe accuracy: mean and population std over folds, and the per-fold values."
@@ -243,6 +252,7 @@ class ProbeResult:
     n_classes: int
     max_grad: float          # the largest final gradient entry over folds (convergence check)
 
+# %% ../nbs/10_downstream.ipynb #599eb034
 def probe_accuracy(
     features,                      # (n, d) array or tensor
     labels,                        # n class labels (any values; mapped to 0..K-1)
@@ -274,36 +284,50 @@ def probe_accuracy(
     a = np.array(accs)
     return ProbeResult(float(a.mean()), float(a.std()), a, len(y), len(classes), gmax)
 
+# %% ../nbs/10_downstream.ipynb #d979a765
+@dataclass(frozen=True)
+class ProbeSpec(FeatureSpec):
+    "A probe profile: the features (`FeatureSpec`), the folds and the probe's fit (see `probe_accuracy`); checked once, when made."
+    folds: int = 5                 # stratified folds of the cross-validation
+    seed: int = 0                  # the folds' shuffle
+    l2: float = 1e-3               # the probe's penalty (> 0)
+    tol: float = 1e-9              # when the probe's fit stops
+    max_iter: int = 1000
+
+    def __post_init__(self):
+        super().__post_init__()
+        integer(self.folds, "folds", 2); integer(self.seed, "seed", 0, 2**32 - 1)
+        _check_fit(self.l2, self.max_iter, self.tol, l2_min_strict=True)
+
 # %% ../nbs/10_downstream.ipynb #74bf7487
+@spec_options(ProbeSpec)
 def probe_profile(
     model, tokenizer,              # from `models.load_model`
     labeled,                       # a data.LabeledTexts
-    folds:int=5, seed:int=0, l2:float=1e-3,   # the probe (see probe_accuracy)
-    tol:float=1e-9, max_iter:int=1000,        # when the probe's fit stops (see probe_accuracy)
-    pooling:str="mean", special:str="drop", max_length:int=128, batch_size:int=32, layers=None,  # see layer_features
+    spec:ProbeSpec=None,           # features, folds and probe (default ProbeSpec()); keyword options override its fields
     device=None,                   # forward passes and probe fits run here
     model_name:str=None,           # recorded in the rows (default: the model's name_or_path)
     revision:str=None,             # recorded in the rows
     progress:bool=False,
+    **options,                     # ProbeSpec fields, e.g. layers=[-1], folds=10
 ) -> pd.DataFrame:
     "Probe accuracy of every layer's pooled features on a labeled text set: one tidy row per layer."
     if not all(hasattr(labeled, a) for a in ("texts", "labels", "classes", "name")):
         raise ValueError(f"labeled must be a data.LabeledTexts (texts, labels, classes, name); got {type(labeled).__name__}")
-    f = stratified_folds(labeled.labels, folds, seed)                 # bad folds or labels fail before the forward passes
-    _check_fit(l2, max_iter, tol, l2_min_strict=True)
-    sel, names, F = _features(model, tokenizer, labeled.texts, pooling, max_length, batch_size, special, layers,
-                              device, progress)
-    dev = next(model.parameters()).device
+    spec = spec_with(ProbeSpec, spec, "probe", **options)
+    folds = stratified_folds(labeled.labels, spec.folds, spec.seed)     # bad labels fail before the forward passes
+    selected, names, features = _features(model, tokenizer, _checked_inputs(model, tokenizer, labeled.texts), spec, device, progress)
+    on = next(model.parameters()).device
     rows = []
-    for l, X in zip(sel, F):
-        r = probe_accuracy(X, labeled.labels, l2=l2, fold_ids=f, device=dev, tol=tol, max_iter=max_iter)
-        rows.append(dict(layer=l, layer_name=names[l], metric="probe_accuracy", value=r.mean, std=r.std))
+    for layer, X in zip(selected, features):
+        r = probe_accuracy(X, labeled.labels, l2=spec.l2, fold_ids=folds, device=on, tol=spec.tol, max_iter=spec.max_iter)
+        rows.append(dict(layer=layer, layer_name=names[layer], metric="probe_accuracy", value=r.mean, std=r.std))
     df = pd.DataFrame(rows)
     meta = dict(model=model_name or getattr(model.config, "name_or_path", "") or type(model).__name__,
                 revision=revision, task=labeled.name)
     for k, v in reversed(meta.items()): df.insert(0, k, v)
-    for k, v in dict(n_texts=len(labeled), n_classes=len(labeled.classes), folds=folds, seed=seed, pooling=pooling,
-                     special=special, l2=l2, max_length=max_length).items(): df[k] = v
+    for k, v in dict(n_texts=len(labeled), n_classes=len(labeled.classes), folds=spec.folds, seed=spec.seed, pooling=spec.pooling,
+                     special=spec.special, l2=spec.l2, max_length=spec.max_length).items(): df[k] = v
     return df
 
 # %% ../nbs/10_downstream.ipynb #f6f73375
@@ -315,6 +339,7 @@ def _series(v, name) -> np.ndarray:
     if sum(s > 1 for s in a.shape) > 1: raise ValueError(f"the {name} series must be 1-D; got shape {a.shape}")
     return a.ravel()
 
+# %% ../nbs/10_downstream.ipynb #33e9e46e
 def _pair(x, y, min_n=3):
     x, y = _series(x, "first"), _series(y, "second")
     if len(x) != len(y): raise ValueError(f"series lengths differ: {len(x)} vs {len(y)}")
@@ -324,6 +349,7 @@ def _pair(x, y, min_n=3):
         if np.all(v == v[0]): raise ValueError(f"the {nm} series is constant: correlation is undefined")
     return x, y
 
+# %% ../nbs/10_downstream.ipynb #4085c62b
 def _betacf(a, b, x, eps=1e-16, max_iter=10000):
     "Continued fraction of the incomplete beta function (modified Lentz)."
     tiny = 1e-300
@@ -337,6 +363,7 @@ def _betacf(a, b, x, eps=1e-16, max_iter=10000):
         if abs(d * c - 1) < eps: break
     return h
 
+# %% ../nbs/10_downstream.ipynb #58dbf937
 def betainc(a:float, b:float, x:float) -> float:
     "Regularised incomplete beta function I_x(a, b)."
     if x <= 0: return 0.0
@@ -347,16 +374,19 @@ def betainc(a:float, b:float, x:float) -> float:
     if x < (a + 1) / (a + b + 2): return math.exp(lbt) * _betacf(a, b, x) / a
     return 1 - math.exp(lbt) * _betacf(b, a, 1 - x) / b
 
+# %% ../nbs/10_downstream.ipynb #4f0d8ecd
 def _r_pvalue(r, n):
     "Two-sided p of a correlation r on n points under the t_{n-2} null."
     r = min(1.0, abs(r))
     return betainc((n - 2) / 2, 0.5, (1 - r) * (1 + r))
 
+# %% ../nbs/10_downstream.ipynb #d2fde0a7
 def _unit_scale(v):
     "v times a power of two (exact) that brings max|v| near 1, when it is beyond 2^+-500; else v itself."
     m = np.abs(v).max()
     return np.ldexp(v, -int(np.frexp(m)[1])) if m > 2.0**500 or m < 2.0**-500 else v
 
+# %% ../nbs/10_downstream.ipynb #b196ec24
 def pearson(x, y) -> tuple:
     "(Pearson r, two-sided p-value)."
     x, y = _pair(x, y)
@@ -365,6 +395,7 @@ def pearson(x, y) -> tuple:
     r = float(np.clip((xc @ yc) / math.sqrt((xc @ xc) * (yc @ yc)), -1, 1))
     return r, _r_pvalue(r, len(x))
 
+# %% ../nbs/10_downstream.ipynb #5f44a635
 def rankdata(a) -> np.ndarray:
     "Ranks 1..n, ties given the average of the ranks they span (NaN has no rank: refused)."
     a = np.asarray(a).ravel()
@@ -379,11 +410,13 @@ def rankdata(a) -> np.ndarray:
     r[o] = ((first + 1 + last) / 2)[grp]     # mean of the ranks first+1 .. last
     return r
 
+# %% ../nbs/10_downstream.ipynb #a99b62a8
 def spearman(x, y) -> tuple:
     "(Spearman rho, two-sided p-value)."
     x, y = _pair(x, y)
     return pearson(rankdata(x), rankdata(y))
 
+# %% ../nbs/10_downstream.ipynb #cae8ffcc
 def _mahonian_cdf(n, c):
     "P(at most c inversions) for a uniform random permutation of n items, in exact integers."
     row = [1]
@@ -394,11 +427,13 @@ def _mahonian_cdf(n, c):
         row = new
     return sum(row[:c + 1]) / math.factorial(n)
 
+# %% ../nbs/10_downstream.ipynb #3e247f3f
 def _tie_counts(v):
     t = np.unique(v, return_counts=True)[1].astype(object)
     t = t[t > 1]
     return int(sum(t * (t - 1) // 2)), int(sum(t * (t - 1) * (t - 2))), int(sum(t * (t - 1) * (2 * t + 5)))
 
+# %% ../nbs/10_downstream.ipynb #5815bbe7
 def kendall(x, y, exact_max:int=33) -> tuple:
     "(Kendall tau-b, two-sided p-value): exact without ties for n <= exact_max or an extreme statistic, else normal with tie correction."
     exact_max = integer(exact_max, "exact_max", 0)
@@ -437,6 +472,7 @@ def _shifted_r(x, y) -> np.ndarray:
     xc, Yc = x - x.mean(), Y - y.mean()
     return (Yc @ xc) / math.sqrt(xc @ xc) / np.sqrt((Yc * Yc).sum(1))
 
+# %% ../nbs/10_downstream.ipynb #6b59665d
 def shift_pvalue(x, y, method:str="pearson") -> float:
     "Two-sided circular-shift p-value of the correlation of two ordered series: the share of the n shifts of y whose |r| is at least the observed one."
     _check_choice("method", method, ("pearson", "spearman"))
@@ -444,7 +480,6 @@ def shift_pvalue(x, y, method:str="pearson") -> float:
     if method == "spearman": x, y = rankdata(x), rankdata(y)
     r = np.abs(_shifted_r(x, y))
     return float((r >= r[0] * (1 - 1e-12)).sum() / len(r))          # shift 0 (the observed) always counts
-
 
 # %% ../nbs/10_downstream.ipynb #40aea797
 def isotropy_correlation(
@@ -486,6 +521,7 @@ def isotropy_correlation(
                          diff_pearson=dr, diff_pearson_p=drp, diff_spearman=drho, diff_spearman_p=drhop, drop_first=bool(drop_first)))
     return pd.DataFrame(rows)
 
+# %% ../nbs/10_downstream.ipynb #aa3756fd
 def _or_nan(f, *args):
     "f(*args), or NaN (a pair of NaNs for a correlation) where the statistic is undefined (too few points, a constant series)."
     try: return f(*args)

@@ -82,6 +82,7 @@ def _one_batch(Xb, ms, kmax) -> dict:
     mo = moments(Xb) if any(m.moments for m in ms) and len(Xb) > Xb.shape[1] else None
     return {m.name: float(m.fn(Xb, **(dict(neighbors=nb) if m.k else dict(moments=mo) if m.moments else {}), **m.params)) for m in ms}
 
+# %% ../nbs/02b_engine.ipynb #8ea5fc13
 def spectra_needed(ms) -> tuple:
     "The centers (True: the covariance, False: the raw second moments) whose eigenvalues the spectral metrics of `ms` read: `anisotropy.reads_center` of each, its `center` option, its function's default, or its convention's (reptrix's RankMe reads the covariance, google-research's alpha-ReQ the raw matrix)."
     return tuple(sorted({reads_center(m.fn, m.params) for m in ms if m.moments}))

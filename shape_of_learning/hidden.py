@@ -13,7 +13,7 @@ from .models import model_kind, decoder_parts
 from .checks import integer
 
 # %% auto #0
-__all__ = ['eval_mode', 'LayerStates', 'layer_names', 'block_list', 'layer_list', 'layer_states']
+__all__ = ['eval_mode', 'LayerStates', 'layer_names', 'block_list', 'layer_list', 'layer_indices', 'layer_states']
 
 # %% ../nbs/06_hidden.ipynb #7dcef8d4
 @contextmanager
@@ -34,11 +34,13 @@ class LayerStates:
 
     def __len__(self): return len(self.states)
 
+# %% ../nbs/06_hidden.ipynb #e82e779d
 def layer_names(config) -> list:
     "The names of a model's entries under the convention above: embeddings, block 1 .. block L, and final_norm for decoders."
     L = config.num_hidden_layers
     return ["embeddings"] + [f"block {i}" for i in range(1, L + 1)] + (["final_norm"] if model_kind(config) == "decoder" else [])
 
+# %% ../nbs/06_hidden.ipynb #19fe1c39
 def block_list(model):
     "The model's blocks in order, one distinct module per block; None when depth reuses a module (ALBERT)."
     if model_kind(model.config) == "decoder": return decoder_parts(model)[0]
@@ -46,6 +48,7 @@ def block_list(model):
     lists = [m for m in model.modules() if isinstance(m, torch.nn.ModuleList) and len(m) == L]
     return lists[0] if len(lists) == 1 and len({id(b) for b in lists[0]}) == L else None
 
+# %% ../nbs/06_hidden.ipynb #8e15a070
 def layer_list(layers, argument:str="layers") -> tuple:
     "`layers` (one integer or a sequence of them; numpy and torch integers too) as a tuple of ints: a float (even 2.0), a bool or a string is a TypeError naming `argument`."
     if isinstance(layers, (str, bytes)):
@@ -54,21 +57,32 @@ def layer_list(layers, argument:str="layers") -> tuple:
     if not hasattr(items, "__iter__"): return (integer(items, argument),)
     return tuple(integer(l, f"{argument} item {i}") for i, l in enumerate(items))
 
+# %% ../nbs/06_hidden.ipynb #317ffd32
+def layer_indices(layers, names, distinct:bool=True) -> list:
+    "Layer arguments (None: every entry; integers, negative ones from the end) as indices into `names` (a model's entries, or their count): sorted and distinct, or in the order given (`distinct=False`); one out of range is a ValueError naming the entries."
+    n = names if isinstance(names, int) else len(names)
+    if layers is None: return list(range(n))
+    layers = layer_list(layers)
+    bad = sorted({l for l in layers if not -n <= l < n})
+    if bad:
+        span = "" if isinstance(names, int) else f", {names[0]} .. {names[-1]}"
+        raise ValueError(f"layers {bad} out of range: this model has entries 0..{n - 1} (or -{n}..-1){span}")
+    return sorted({l % n for l in layers}) if distinct else [l % n for l in layers]
+
+# %% ../nbs/06_hidden.ipynb #29a44c6f
 class _Stop(Exception): "Raised by the hook of the deepest block asked for: the rest of the forward pass does not run."
 
+# %% ../nbs/06_hidden.ipynb #a896cbac
 def _output(o): return o[0] if isinstance(o, tuple) else o
 
+# %% ../nbs/06_hidden.ipynb #8289303e
 @torch.no_grad()
 def layer_states(model, input_ids, attention_mask=None, layers=None) -> LayerStates:
     "Embedding output, every block's output and (decoders) the final norm's, in one forward pass in eval mode; `layers` (integers): only those, stopping after the deepest."
     kind, names = model_kind(model.config), layer_names(model.config)
     n, L = len(names), model.config.num_hidden_layers
-    if layers is not None:
-        layers = layer_list(layers)
-        if not layers: raise ValueError("layers=() asks for no entry; pass None for all of them")
-        bad = sorted({l for l in layers if not -n <= l < n})
-        if bad: raise ValueError(f"layers {bad} out of range: this model has entries 0..{n - 1} (or -{n}..-1)")
-    want = list(range(n)) if layers is None else sorted({l % n for l in layers})
+    if layers is not None and not layer_list(layers): raise ValueError("layers=() asks for no entry; pass None for all of them")
+    want = layer_indices(layers, names)
     with eval_mode(model):                       # dropout off for the measurement; the model's own mode back after
         trunk = getattr(model, "base_model", model)  # not the LM head: logits are never needed (a fifth of the pass)
         deepest = want[-1]

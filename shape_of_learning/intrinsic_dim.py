@@ -11,13 +11,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 from .knn import as_points, knn, KNN, resolution_of
-from . import style
 
 # %% auto #0
 __all__ = ['TIE_LIMIT', 'TWONN_CONVENTIONS', 'MICROSCOPE_TIE', 'MICROSCOPE_REDUCTION', 'IDEstimate', 'distinct_knn',
            'given_tolerance', 'refuse_ties', 'tie_tolerance', 'neighbour_ratios', 'twonn_discard', 'twonn_fit', 'twonn',
-           'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit', 'gride', 'id_scaling',
-           'scaling_figure']
+           'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit', 'gride', 'id_scaling']
 
 # %% ../nbs/02_intrinsic_dim.ipynb #362ac10b
 @dataclass
@@ -50,6 +48,7 @@ def distinct_knn(
     res, keep, n_dup = _distinct(X, k, duplicates, device, resolution)
     return res, len(keep), n_dup
 
+# %% ../nbs/02_intrinsic_dim.ipynb #a6d8f37f
 def _distinct(X, k, duplicates, device, resolution):
     "distinct_knn's work: (KNN of the distinct points, the indices of X they are, surplus copies)."
     if duplicates not in _POLICIES: raise ValueError(f"duplicates must be one of {_POLICIES}; got {duplicates!r}")
@@ -71,10 +70,12 @@ def _distinct(X, k, duplicates, device, resolution):
         drop = (g >= 0) & (pos != first[np.maximum(g, 0)])
         keep = keep[torch.from_numpy(~drop).to(X.device)]
 
+# %% ../nbs/02_intrinsic_dim.ipynb #2968ff74
 def given_tolerance(neighbors) -> float | None:
     "The tie tolerance (`tie_tolerance`) a precomputed neighbours tuple `(KNN, n_points, n_duplicates, tolerance)` carries, if any: a batched engine computes it with the neighbours, so the estimate need not read the points again."
     return neighbors[3] if neighbors is not None and len(neighbors) > 3 else None
 
+# %% ../nbs/02_intrinsic_dim.ipynb #2cfbe239
 def _neighbors(X, k, duplicates, device, neighbors, resolution=None):
     "distinct_knn(X, k), or the first k columns of a precomputed `distinct_knn` result with at least k."
     if neighbors is None: return distinct_knn(X, k, duplicates, device, resolution)
@@ -101,6 +102,7 @@ def refuse_ties(tied:int, total:int, name:str):
                          "or a lattice), so the dimension is unbounded: the estimate assumes points drawn at random, not on a "
                          "grid")
 
+# %% ../nbs/02_intrinsic_dim.ipynb #fda2cc53
 def tie_tolerance(X, resolution:float=None) -> float:
     "The gap below which two neighbour distances in X count as tied: X's storage resolution (or `resolution`) times its largest norm."
     rtol = resolution_of(X) if resolution is None else float(resolution)      # of X as stored (float16: float16's)
@@ -108,13 +110,13 @@ def tie_tolerance(X, resolution:float=None) -> float:
     top = float(X.abs().max()) if X.numel() else 0.0        # the largest norm, rescaled: no overflow at 1e300, no underflow
     return rtol * top * float(torch.linalg.vector_norm(X.double() / top, dim=1).max()) if top > 0 else 0.0
 
+# %% ../nbs/02_intrinsic_dim.ipynb #15807f0e
 def neighbour_ratios(far, near, X, name:str, resolution:float=None, tolerance:float=None) -> np.ndarray:
     "far / near (float64), refused by name (`refuse_ties`) when most pairs differ by no more than `tolerance` (default: `tie_tolerance(X, resolution)`; pass it to check many subsets of one X at the cost of one)."
     far, near = np.asarray(far, dtype=np.float64), np.asarray(near, dtype=np.float64)
     if tolerance is None: tolerance = tie_tolerance(X, resolution)
     refuse_ties(int((far - near <= tolerance).sum()), len(far), name)
     return far / near
-
 
 # %% ../nbs/02_intrinsic_dim.ipynb #c0a1e2f4
 TWONN_CONVENTIONS = {                      # convention -> whose rule, and where it is written
@@ -180,6 +182,7 @@ def twonn_fit(
         return float((n_keep - 1) / (logs.sum() + (N - n_keep) * logs[-1]))
     raise ValueError(f"method must be 'ls' or 'mle'; got {method!r}")
 
+# %% ../nbs/02_intrinsic_dim.ipynb #73b6bad8
 def twonn(
     X,                      # (n, d) points (numpy or torch, any float dtype)
     discard:float=None,     # fraction of the largest mu = r2/r1 left out of the fit (None: 0.1; microscope: its own)
@@ -210,6 +213,7 @@ def _combine(local, comb, name):
     if comb == "mle": return float(1 / np.mean(1 / local))
     raise ValueError(f"comb must be 'mean', 'median' or 'mle'; got {comb!r}")
 
+# %% ../nbs/02_intrinsic_dim.ipynb #e9893170
 def _local_id(name, X, k, kmin, local_fn, comb, duplicates, device, neighbors=None, resolution=None, **params):
     "Shared body of the kNN-based local estimators: exact distances of distinct points -> local values -> pooled."
     if k < kmin: raise ValueError(f"{name} needs k >= {kmin}; got {k}")
@@ -219,6 +223,7 @@ def _local_id(name, X, k, kmin, local_fn, comb, duplicates, device, neighbors=No
     return IDEstimate(_combine(local, comb, name), name.lower(), n, n_dup,
                       dict(k=k, **params, comb=comb, duplicates=duplicates), local)
 
+# %% ../nbs/02_intrinsic_dim.ipynb #c0ac5d53
 def mada(
     X,                      # (n, d) points
     k:int=20,               # neighbourhood size (r_k against r_ceil(k/2))
@@ -281,6 +286,7 @@ class BatchedEstimate:
         return dict(value=self.mean, std=self.std, n_batches=self.n_batches,
                     n_vectors=int(self.batch_sizes.sum()), **self.params)
 
+# %% ../nbs/02_intrinsic_dim.ipynb #3e58e361
 def batch_indices(n:int, batch_size:int=4096, shuffle:bool=True, seed:int=0) -> list:
     "Index arrays of the batches: shuffled, each of at least `batch_size` (one batch if n < batch_size)."
     if batch_size < 1: raise ValueError(f"batch_size must be >= 1; got {batch_size}")
@@ -289,6 +295,7 @@ def batch_indices(n:int, batch_size:int=4096, shuffle:bool=True, seed:int=0) -> 
     order = np.random.default_rng(seed).permutation(n) if shuffle else np.arange(n)
     return np.array_split(order, max(1, n // batch_size))
 
+# %% ../nbs/02_intrinsic_dim.ipynb #aed398a3
 def batched(
     estimator,              # callable(points, **kwargs) -> float or IDEstimate (twonn, mada, mom, anisotropy, ...)
     X,                      # (n, d) points
@@ -330,10 +337,12 @@ def _gride_terms(d, logmu, n1, n2):
     h = np.where(tied, 1 / d**2, logmu**2 * np.exp(-x) / safe**2) * (n2 - n1 - 1)
     return g.sum(), h.sum()
 
+# %% ../nbs/02_intrinsic_dim.ipynb #23a499cb
 def _check_ranks(n1, n2):
     if not (isinstance(n1, (int, np.integer)) and isinstance(n2, (int, np.integer)) and 1 <= n1 < n2):
         raise ValueError(f"GRIDE needs integer ranks 1 <= n1 < n2; got n1={n1!r}, n2={n2!r}")
 
+# %% ../nbs/02_intrinsic_dim.ipynb #d8e51f1f
 def gride_fit(mu:np.ndarray, n1:int=1, n2:int=2) -> tuple:
     "GRIDE maximum-likelihood dimension and its Cramér-Rao error from ratios mu = r_n2 / r_n1 (all >= 1)."
     _check_ranks(n1, n2)
@@ -352,6 +361,7 @@ def gride_fit(mu:np.ndarray, n1:int=1, n2:int=2) -> tuple:
     d = brentq(dl, lo, hi, xtol=1e-12, rtol=1e-14)
     return float(d), float(((N - 1) / d**2 + _gride_terms(d, logmu, n1, n2)[1]) ** -0.5)
 
+# %% ../nbs/02_intrinsic_dim.ipynb #139b4e6d
 def gride(
     X,                      # (n, d) points
     n1:int=1,               # the nearer neighbour rank
@@ -370,6 +380,7 @@ def gride(
     scale = float((r[:, n1 - 1].mean() + r[:, n2 - 1].mean()) / 2)
     return IDEstimate(d, "gride", n, n_dup, dict(n1=n1, n2=n2, err=err, scale=scale, duplicates=duplicates))
 
+# %% ../nbs/02_intrinsic_dim.ipynb #908db017
 def id_scaling(
     X,                      # (n, d) points, e.g. one layer's hidden states (`profile.layer_vectors`)
     n_min:int=20,           # decimation: smallest block kept
@@ -422,6 +433,7 @@ def id_scaling(
     df["n_duplicates"], df["seed"], df["discard"] = n_dup, seed, discard
     return df
 
+# %% ../nbs/02_intrinsic_dim.ipynb #0ae662de
 def _two_nearest(X, order, blocks, size, device, resolution):
     "r_1, r_2 (float64, (size, 2)) of every point within each block order[b*size:(b+1)*size]: exact distances."
     if size > 4096:                                     # large blocks: the chunked exact search of `knn`
@@ -440,32 +452,3 @@ def _two_nearest(X, order, blocks, size, device, resolution):
         cand = D2.topk(min(4, size - 1), dim=2, largest=False).indices                  # (blocks, size, 4)
         diff = Xb[:, :, None, :] - Xb[torch.arange(len(Xb), device=Xb.device)[:, None, None], cand]
         yield from torch.linalg.vector_norm(diff, dim=3).sort(dim=2).values[:, :, :2].cpu().numpy()
-
-# %% ../nbs/02_intrinsic_dim.ipynb #f2d8b1c4
-@style.styled
-def scaling_figure(tables, labels=None, title:str=None, ax=None):
-    "ID against scale (log axis): GRIDE solid and the decimated TwoNN dashed, with 1 s.e. bars, a colour per table (e.g. per layer); into `ax`, else a one-column figure."
-    from matplotlib.lines import Line2D
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-    tables = [tables] if isinstance(tables, pd.DataFrame) else list(tables)
-    labels = [None] * len(tables) if labels is None else list(labels)
-    if len(labels) != len(tables): raise ValueError(f"{len(labels)} labels for {len(tables)} tables")
-    names = [name or f"table {i + 1}" for i, name in enumerate(labels)]
-    palette = style.colors(names)
-    fig, (ax,) = style.figure(1, "one", height=2.9) if ax is None else (None, [ax])
-    for table, name in zip(tables, names):
-        for estimator, fmt in (("gride", "o-"), ("twonn", "s--")):
-            rows = table[table.estimator == estimator].sort_values("scale")
-            if len(rows):
-                ax.errorbar(rows.scale, rows.dim, yerr=rows.err, fmt=fmt, color=palette[name], ms=2, lw=0.9, elinewidth=0.6,
-                            capsize=1.2)
-    ax.set(xscale="log", xlabel="scale: mean neighbour distance of the estimate", ylabel="intrinsic dimension")
-    ax.xaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))       # 1, 2, 5 per decade, written as plain numbers
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}")); ax.xaxis.set_minor_formatter(NullFormatter())
-    handles = ([Line2D([], [], color=palette[n], label=n) for n, given in zip(names, labels) if given] +
-               [Line2D([], [], color="0.3", marker="o", ms=2, label="GRIDE at ranks (n, 2n)"),
-                Line2D([], [], color="0.3", marker="s", ms=2, ls="--", label="TwoNN on n/2ʲ points (decimated)")])
-    if fig is None: ax.legend(handles=handles); return ax.figure
-    fig.legend(handles=handles, loc="outside lower center", ncol=2)
-    style.title(fig, title or "Intrinsic dimension across scales; bars: 1 s.e.")
-    return fig

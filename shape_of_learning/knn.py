@@ -37,6 +37,7 @@ def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
     if T.is_complex() or T.dtype == torch.bool: raise ValueError(f"{name} has dtype {T.dtype}; expected real numbers")
     return T
 
+# %% ../nbs/00_knn.ipynb #7fdf9f62
 _CHECKED = ContextVar("checked", default=False)
 
 @contextmanager
@@ -46,6 +47,7 @@ def checked_points():
     try: yield
     finally: _CHECKED.reset(token)
 
+# %% ../nbs/00_knn.ipynb #344ed4ec
 def as_points(
     X,                      # (n_points, dim) array-like: numpy, torch (any device) or nested lists
     min_points:int=2,       # fewer rows than this is an error
@@ -91,21 +93,25 @@ def sqrt64(t):
     if t.device.type == "cpu": return torch.from_numpy(np.sqrt(t.numpy()))
     return t.sqrt()
 
+# %% ../nbs/00_knn.ipynb #56036535
 def _absmax(X) -> float:
     "The largest |entry| of X (one pass, no temporary)."
     lo, hi = torch.aminmax(X)
     return max(-float(lo), float(hi))
 
+# %% ../nbs/00_knn.ipynb #793dd47a
 def _pow2(m:float) -> float:
     "The power of two that brings a largest |entry| `m` into [1, 2): rescaling by it is exact."
     return 1.0 if m == 0 or not math.isfinite(m) else 2.0 ** -math.floor(math.log2(m))
 
+# %% ../nbs/00_knn.ipynb #97ef847f
 def square_safe(X, lo:float=2.0 ** -400, hi:float=2.0 ** 400, m:float=None):
     "`(X * p, p)`: p = 1, or a power of two (exact) if the largest |entry| (`m`, if known) is outside [lo, hi], so that float64 squares stay in range."
     if m is None: m = _absmax(X)
     p = 1.0 if lo <= m <= hi else _pow2(m)
     return (X, p) if p == 1.0 else (X * p, p)
 
+# %% ../nbs/00_knn.ipynb #35186405
 def _search_copy(X, m:float):
     "`(S, p)`: float32 search copy S = (X - mean) * p of X (largest |entry| m), p a power of two (no overflow, no underflow)."
     p = 1.0
@@ -114,6 +120,7 @@ def _search_copy(X, m:float):
     q = _pow2(_absmax(C))
     return C.mul_(q).float(), p * q
 
+# %% ../nbs/00_knn.ipynb #b2d1b108
 SEARCH_UNIT = {"float32": 0.0, "tf32x3": 2.0 ** -20}   # relative error per product of the search's inputs
 
 @contextmanager
@@ -124,11 +131,13 @@ def _search_precision(search:str, device):
     try: yield
     finally: torch.set_float32_matmul_precision(old)
 
+# %% ../nbs/00_knn.ipynb #23a9e137
 def _tf32_split(S):
     "`(hi, lo)` with S = hi + lo exactly: hi rounded to TF32's 10 mantissa bits, |lo| <= 2^-11 |S|."
     hi = (S.view(torch.int32) + 0x1000).bitwise_and_(~0x1FFF).view(torch.float32)
     return hi, S - hi
 
+# %% ../nbs/00_knn.ipynb #47056062
 def _products(S, split):
     "`mm(I, J)`: the block of products <S_I, S_J>, in one float32 product, or three TF32 ones (hi.hi + [hi, lo].[lo, hi])."
     if not split: return lambda I, J, out: torch.addmm(out, S[I], S[J].T)
@@ -136,6 +145,7 @@ def _products(S, split):
     P, Q = torch.cat([hi, lo], 1), torch.cat([lo, hi], 1)
     return lambda I, J, out: torch.addmm(out, hi[I], hi[J].T).addmm_(P[I], Q[J].T)
 
+# %% ../nbs/00_knn.ipynb #d2a195a2
 def _candidates_torch(S, c, b, symmetric, progress=False, split=False):
     "`(cand, worst)`: the `c` approximately nearest other rows of every row of `S` (torch top-k) and each row's c-th best score."
     n, dev = len(S), S.device
@@ -169,6 +179,7 @@ def _candidates_torch(S, c, b, symmetric, progress=False, split=False):
         if J != I: merge(J, G.T.contiguous(), I)
     return best_i, best_v.amin(1)
 
+# %% ../nbs/00_knn.ipynb #ae8a9227
 def _exact_torch(X, rows, cand, block_bytes):
     "Squared float64 distances from the points `rows` to their candidates `cand`, from coordinate differences."
     d, c = X.shape[1], cand.shape[1]
@@ -203,12 +214,14 @@ def _quickselect(v, ix, m, c):
         elif kth >= i: lo = i
         else: break
 
+# %% ../nbs/00_knn.ipynb #c31e6b53
 @numba.njit(cache=True, inline="always")
 def _count_above(v, m, p):
     n = 0
     for q in range(m): n += v[q] > p
     return n
 
+# %% ../nbs/00_knn.ipynb #590f21d0
 @numba.njit(cache=True, inline="always")
 def _shrink(v, ix, m, c, t, slack):
     "Keep in v[:m] (and ix) only the values above a new threshold p with c <= count <= c + slack; return (count, p)."
@@ -239,6 +252,7 @@ def _shrink(v, ix, m, c, t, slack):
         k += x > lo
     return k, lo
 
+# %% ../nbs/00_knn.ipynb #8f79e111
 @numba.njit(parallel=True, cache=True)
 def _scan_rows(G, r0, c0, vals, idx, cnt, thr, c):
     "Offer score block G (rows r0.., columns c0..) to the candidate buffers of its rows (32 rows per task)."
@@ -260,6 +274,7 @@ def _scan_rows(G, r0, c0, vals, idx, cnt, thr, c):
                     m += (x > t) & (c0 + j != i)
             cnt[i], thr[i] = m, t
 
+# %% ../nbs/00_knn.ipynb #0d3130ed
 @numba.njit(parallel=True, cache=True)
 def _scan_cols(G, r0, c0, vals, idx, cnt, thr, c):
     "Offer the transpose of G to the buffers of its columns (strips of 16 columns per task, rows in order)."
@@ -282,6 +297,7 @@ def _scan_cols(G, r0, c0, vals, idx, cnt, thr, c):
                     cnt[i] = m
         for a in range(w): thr[c0 + j0 + a] = t[a]
 
+# %% ../nbs/00_knn.ipynb #e066ee88
 @numba.njit(parallel=True, cache=True)
 def _keep_best(vals, idx, cnt, thr, c, out, worst):
     "Cut every buffer to exactly its c best; write their indices to `out` and the c-th best score to `worst`."
@@ -290,6 +306,7 @@ def _keep_best(vals, idx, cnt, thr, c, out, worst):
         worst[i] = vals[i, :c].min()                 # no score left out beats it
         out[i] = idx[i, :c]
 
+# %% ../nbs/00_knn.ipynb #7126dc00
 @numba.njit(parallel=True, cache=True, fastmath=True)
 def _exact_rows(X, rows, cand, out):
     "Squared float64 distances from the points `rows` to their candidates `cand`, from coordinate differences."
@@ -312,6 +329,7 @@ def _exact_rows(X, rows, cand, out):
             if a + 3 < c: out[i, a + 3] = s3
             a += 4
 
+# %% ../nbs/00_knn.ipynb #1497439e
 def _candidates_numba(S, c, b, symmetric, progress=False):
     "`(cand, worst)`: the `c` approximately nearest other rows of every row of `S` (threshold buffers) and each row's c-th best score."
     n = len(S)
@@ -335,6 +353,7 @@ def _candidates_numba(S, c, b, symmetric, progress=False):
     _keep_best(vals, idx, cnt, thr, c, cand, worst)
     return torch.from_numpy(cand), torch.from_numpy(worst)
 
+# %% ../nbs/00_knn.ipynb #a05736b5
 @contextmanager
 def numba_threads():
     "Inside: numba kernels use as many threads as torch (torch.set_num_threads limits both)."
@@ -351,6 +370,7 @@ def resolution_of(X) -> float:
     dtype = as_matrix(X).dtype
     return DUPLICATE_ULPS * torch.finfo(dtype if dtype.is_floating_point else torch.float64).eps
 
+# %% ../nbs/00_knn.ipynb #19a9f6ee
 def _twins(X, dist, idx, rtol, m):
     "Twin flags, group labels and surplus count: pairs closer than rtol * |x_i| among the found neighbours."
     n, d = X.shape
@@ -394,6 +414,7 @@ def _triton_kernel():
         tl.store(out + i * c + oc, acc, mask=mc)
     return rerank
 
+# %% ../nbs/00_knn.ipynb #c3312001
 def _exact_triton(X, rows, cand):
     "`_exact_torch` as one fused CUDA kernel: no gathered copy of the candidates."
     X, cand = X.contiguous(), cand.contiguous()
@@ -404,13 +425,16 @@ def _exact_triton(X, rows, cand):
     _triton_kernel()[grid](X, rows, cand, out, X.shape[1], c, X.stride(0), BLOCK_C=block_c, BLOCK_D=max(16, 4096 // block_c))
     return out
 
+# %% ../nbs/00_knn.ipynb #9f8a5d2d
 def _next_pow2(x:int) -> int: return 1 << max(0, (int(x) - 1).bit_length())
 
+# %% ../nbs/00_knn.ipynb #012d9734
 @functools.cache
 def _has_triton() -> bool:
     try: import triton; return True
     except ImportError: return False
 
+# %% ../nbs/00_knn.ipynb #a0f33b45
 RERANK = "auto"     # "auto" (numba on CPU, Triton on CUDA where it imports, else torch), or "numba" / "triton" / "torch"
 
 def _exact(X, rows, cand, block_bytes):
@@ -425,6 +449,7 @@ def _exact(X, rows, cand, block_bytes):
     if how == "triton": return _exact_triton(X, rows, cand)
     return _exact_torch(X, rows, cand, block_bytes)
 
+# %% ../nbs/00_knn.ipynb #30b3891a
 def _rerank(X, rows, cand, k, block_bytes):
     "`(d2, idx)`: the `k` nearest of each row's candidates by exact float64 distance, ascending; ties to the lower index."
     cand = cand.sort(dim=1).values                   # index order first: the stable sort then breaks ties by index
@@ -443,6 +468,7 @@ def _outside_bound(a, M, A, eta, conv):
     edge = (A - 2 * eta * (a + M) ** 2).clamp_min(0).sqrt() - conv * (a + M)
     return torch.where(h >= 0, -math.inf, torch.where(a + t <= M, inside, edge))
 
+# %% ../nbs/00_knn.ipynb #efda5abe
 def _certified(S, rows, worst, symmetric, unit_in, unit_acc, conv, scale, dk):
     "Rows whose k-th exact distance `dk` (X's units) is provably below every distance left outside their candidates."
     n, d = S.shape
@@ -452,6 +478,7 @@ def _certified(S, rows, worst, symmetric, unit_in, unit_acc, conv, scale, dk):
     eta = 2.01 * unit_in + (d + 8) * unit_acc * 1.02  # inputs rounded; d products, norms and a few additions accumulated
     return _outside_bound(a2.sqrt(), M, A, eta, conv) > scale * dk.to(S.device) * (1 + 1e-9)
 
+# %% ../nbs/00_knn.ipynb #cd55ba14
 def _brute_rows(X, rows, k, block_bytes):
     "`(d2, idx)` for the points `rows` against all points, from float64 coordinate differences (the last resort)."
     (n, d), dev = X.shape, X.device
@@ -475,6 +502,7 @@ def _brute_rows(X, rows, k, block_bytes):
         d2_out[s:s + rb], idx_out[s:s + rb] = best_d, best_i
     return d2_out, idx_out
 
+# %% ../nbs/00_knn.ipynb #3a7793c4
 def _settle(X, rows, c, k, block_bytes):
     "Exact neighbours of the uncertified `rows`: a float64 search and certificate, then brute force for what remains."
     (n, d), dev = X.shape, X.device
@@ -561,6 +589,7 @@ def _pow2_tensor(m:torch.Tensor) -> torch.Tensor:
     mantissa, exponent = torch.frexp(m)
     return torch.where(m > 0, torch.ldexp(torch.ones_like(m), 1 - exponent), torch.ones_like(m))
 
+# %% ../nbs/00_knn.ipynb #26424e6b
 def _search_copies(X):
     "Per batch: the float32 search copy S = (X - mean) q, q a power of two, and q; X of largest |entry| between 2^-60 and 2^60 (else its batch is done alone)."
     C = X - X.mean(1, keepdim=True)

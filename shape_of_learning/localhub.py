@@ -19,7 +19,7 @@ import pandas as pd
 import torch
 from .data import sol_cache, gensim_wiki_path, wiki_text
 from .models import tiny_config, model_kind, quiet_transformers
-from .checkpoints import series, OLMO_REPOS
+from .catalog import series, OLMO_REPOS
 from .reproduce import REGISTRY, Reproduction, get_task, reproduce, file_lock
 from .checks import EnvironmentProblem
 from .figures import TASKS, SLOW_TASKS
@@ -84,6 +84,7 @@ def _series_repos(spec:str) -> dict:
     for ck in series(spec): out.setdefault(ck.model, []).append(ck.revision or "main")
     return out
 
+# %% ../nbs/11b_localhub.ipynb #e7b83602
 def config_repos(cfg) -> tuple:
     "({model repo: revisions}, {dataset repo}) named by one task configuration."
     models, datasets = {}, set()
@@ -105,6 +106,7 @@ def config_repos(cfg) -> tuple:
     if isinstance(task, tuple) and task and task[0].startswith("glue/"): datasets.add("nyu-mll/glue")
     return {k: v for k, v in models.items() if "/" in k}, datasets
 
+# %% ../nbs/11b_localhub.ipynb #7e750993
 def paper_standins(config:str="paper") -> list:
     "A `StandIn` for every repository that a registered task's `paper` configuration names (BLOOM's tokenizers too)."
     models, datasets = {}, set()
@@ -131,14 +133,17 @@ def _git(repo:Path, *args, data:bytes=None, env:dict=None) -> str:
     if r.returncode: raise RuntimeError(f"git {' '.join(args[:2])} failed in {repo}: {r.stderr.decode()[:300]}")
     return r.stdout.decode().strip()
 
+# %% ../nbs/11b_localhub.ipynb #9cf4294f
 def lfs_pointer(data:bytes) -> bytes:
     "The Git LFS pointer of a file's bytes."
     return f"version https://git-lfs.github.com/spec/v1\noid sha256:{hashlib.sha256(data).hexdigest()}\nsize {len(data)}\n".encode()
 
+# %% ../nbs/11b_localhub.ipynb #fff6411c
 def branch_name(revision:str) -> str:
     "The stand-in branch of a Hub revision: one with slashes (`refs/convert/parquet`) has them as `--`, which olah's routes need."
     return revision.replace("/", "--")
 
+# %% ../nbs/11b_localhub.ipynb #5c92c984
 def commit_files(repo:Path, branch:str, files:dict):
     "Commit `{path: bytes}` as the whole tree of the Hub revision `branch` (created or replaced); large formats go to Git LFS."
     branch = branch_name(branch)
@@ -212,6 +217,7 @@ _WORDS = ("the model reads a long text about rivers and mountains while the team
 def _sentences(rng, n:int, length:int=12) -> list:
     return [" ".join(rng.choice(_WORDS, size=length)).capitalize() + "." for _ in range(n)]
 
+# %% ../nbs/11b_localhub.ipynb #c71d842e
 def pile_files(n_docs:int=4000, shards:int=2, seed:int=0) -> dict:
     "The Pile's layout (train/NN.jsonl.zst, val, test) with synthetic documents."
     import zstandard
@@ -225,6 +231,7 @@ def pile_files(n_docs:int=4000, shards:int=2, seed:int=0) -> dict:
     files["README.md"] = b"---\nlicense: other\n---\n# The Pile (stand-in: synthetic text in the real layout)\n"
     return files
 
+# %% ../nbs/11b_localhub.ipynb #5486a97c
 def glue_files(sizes:dict=None, seed:int=0) -> dict:
     "GLUE's layout with MRPC only (sentence1, sentence2, label, idx), with small splits."
     import datasets
@@ -254,6 +261,7 @@ def _parquet(columns:dict, features) -> bytes:
     buf = io.BytesIO(); datasets.Dataset.from_dict(columns, features=features).to_parquet(buf)
     return buf.getvalue()
 
+# %% ../nbs/11b_localhub.ipynb #3bf2960f
 def sst2_files(sizes:dict=None, seed:int=0) -> dict:
     "SST-2's layout (data/{split}-00000-of-00001.parquet: idx, sentence, label) with synthetic sentences."
     import datasets
@@ -266,6 +274,7 @@ def sst2_files(sizes:dict=None, seed:int=0) -> dict:
     files["README.md"] = b"# SST-2 (stand-in: synthetic sentences in the real layout)\n"
     return files
 
+# %% ../nbs/11b_localhub.ipynb #cb6692a4
 TREC_COARSE = ["ABBR", "ENTY", "DESC", "HUM", "LOC", "NUM"]
 
 def trec_files(sizes:dict=None, seed:int=0) -> dict:
@@ -328,6 +337,7 @@ def build_standin(root:Path, s:StandIn) -> Path:
     (repo / ".standin.json").write_text(record)
     return repo
 
+# %% ../nbs/11b_localhub.ipynb #bfd211f9
 def enwik8_standin(root:Path) -> Path:
     "A zip with one member `enwik8`: the gensim Wikipedia sample's XML (the real archive's layout)."
     p = Path(root) / "files" / "enwik8.zip"
@@ -338,6 +348,7 @@ def enwik8_standin(root:Path) -> Path:
         p.with_suffix(".part").rename(p)
     return p
 
+# %% ../nbs/11b_localhub.ipynb #29505e73
 def build_hub(root=None, standins=None, progress:bool=False) -> Path:
     "Every stand-in (default: `paper_standins()`) and enwik8 under `root` (default: the cache's `localhub/`)."
     root = Path(root or sol_cache() / "localhub")
@@ -363,10 +374,12 @@ def _hub_path(path:str) -> tuple:
     if len(parts) >= 4 and parts[2] == "resolve": return kind, "/".join(parts[:2]), "resolve", parts[3]
     return None, None, None, None
 
+# %% ../nbs/11b_localhub.ipynb #265cb117
 def _known_revision(repo:Path, revision:str) -> bool:
     revision = unquote(revision or "main")
     return (repo / ".git" / "refs" / "heads" / revision).is_file() or bool(re.fullmatch(r"[0-9a-f]{40}", revision))
 
+# %% ../nbs/11b_localhub.ipynb #f8879b6f
 def _byte_range(header:str, size:int):
     "[start, stop) that a one-range `Range: bytes=a-b` header asks of `size` bytes; None if it is not one (the whole file)."
     m = re.fullmatch(r"bytes=(\d*)-(\d*)", header.strip())
@@ -375,6 +388,7 @@ def _byte_range(header:str, size:int):
     start, stop = int(m[1]), min(int(m[2]) + 1 if m[2] else size, size)
     return (start, stop) if stop > start or start >= size else None     # b < a: not a valid range, the whole file
 
+# %% ../nbs/11b_localhub.ipynb #175e6261
 def serve(config:str, mirror:str, logs:str):
     "Run olah on `config` (TOML) with the Hub's answers where olah's mirror mode differs (see the notes above)."
     import olah.server as server
@@ -436,6 +450,7 @@ def serve(config:str, mirror:str, logs:str):
     sys.argv = ["olah-cli", "-c", config, "--log-path", logs]
     server.main()
 
+# %% ../nbs/11b_localhub.ipynb #058ecb2b
 FAULTS = ("status", "drop", "corrupt", "slow")   # what LocalHub.inject can make a download do
 
 def _faulty(body:bytes, status:int, headers:dict, fault:dict):
@@ -452,6 +467,7 @@ def _faulty(body:bytes, status:int, headers:dict, fault:dict):
             await asyncio.sleep(fault.get("delay", 0.2)); yield body[start:start + (1 << 14)]
     return StreamingResponse(pieces(), status_code=status, headers={**headers, "content-length": str(len(body))})
 
+# %% ../nbs/11b_localhub.ipynb #1b74387f
 def free_port() -> int:
     "A free TCP port on 127.0.0.1."
     with socket.socket() as s:
@@ -462,6 +478,7 @@ def _patch(obj, name, value, saved):
     if obj is not None and hasattr(obj, name):
         saved.append((obj, name, getattr(obj, name))); setattr(obj, name, value)
 
+# %% ../nbs/11b_localhub.ipynb #3375ccdb
 def point_clients(endpoint:str, hub_cache:str, datasets_cache:str) -> list:
     "Point the imported Hub clients at `endpoint` and caches; returns what to restore (`restore_clients`)."
     saved = []
@@ -479,10 +496,12 @@ def point_clients(endpoint:str, hub_cache:str, datasets_cache:str) -> list:
     _clear_filesystems()
     return saved
 
+# %% ../nbs/11b_localhub.ipynb #66e43a21
 def _clear_filesystems():
     hffs = sys.modules.get("huggingface_hub.hf_file_system")
     if hffs is not None: hffs.HfFileSystem.clear_instance_cache()
 
+# %% ../nbs/11b_localhub.ipynb #2014b1c3
 def restore_clients(saved:list):
     for obj, name, value in reversed(saved): setattr(obj, name, value)
     _clear_filesystems()
@@ -534,51 +553,6 @@ class LocalHub:
     @property
     def hub_cache(self) -> Path: return self.work / "hf-cache" / "hub"
 
-    def _wait(self, url:str):
-        t0 = time.time()
-        while time.time() - t0 < self.timeout:
-            if self.proc.poll() is not None:
-                raise EnvironmentProblem(f"the local Hub (olah) exited with {self.proc.returncode}; its log: {self.log}\n"
-                                   + self.log.read_text()[-2000:])
-            try:
-                with urllib.request.urlopen(url, timeout=2) as r:
-                    if r.status == 200: return
-            except OSError: time.sleep(0.2)
-        raise TimeoutError(f"the local Hub did not answer {url} within {self.timeout} s; its log: {self.log}")
-
-    def __enter__(self):
-        python = server_python()                               # olah's Python: this one, or $SOL_HUB_PYTHON
-        self.standins = paper_standins() if self.standins is None else self.standins
-        build_hub_with(python, self.root, self.standins, self.progress)
-        self.port = free_port()
-        self.endpoint = f"http://127.0.0.1:{self.port}"
-        run = self.work / "run"; run.mkdir(parents=True, exist_ok=True)
-        for f in ("faults.json", "downloads.log"): (run / f).unlink(missing_ok=True)     # no fault or log of an earlier hub
-        cfg = run / "olah.toml"
-        cfg.write_text(f'[basic]\nhost = "127.0.0.1"\nport = {self.port}\nmirrors-path = ["{self.root / "mirror"}"]\n'
-                       f'repos-path = "{run / "olah-repos"}"\n[accessibility]\noffline = true\n')
-        self.log = run / "olah.log"
-        code = f"from shape_of_learning.localhub import serve; serve({str(cfg)!r}, {str(self.root / 'mirror')!r}, {str(run / 'logs')!r})"
-        with open(self.log, "w") as log:
-            self.proc = subprocess.Popen([python, "-c", code], stdout=log, stderr=subprocess.STDOUT, cwd=run)
-        try:                                                   # any failure from here on stops both servers, restores all
-            handler = partial(_QuietFiles, directory=str(self.root / "files"))
-            self.files = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-            threading.Thread(target=self.files.serve_forever, daemon=True).start()
-            self.files_url = f"http://127.0.0.1:{self.files.server_address[1]}"
-            first = self.standins[0] if self.standins else None
-            self._wait(f"{self.endpoint}/api/{'datasets' if first.dataset else 'models'}/{first.repo}/refs" if first
-                       else f"{self.endpoint}/api/whoami-v2")
-            self.env = {"HF_ENDPOINT": self.endpoint, "HF_HUB_CACHE": str(self.hub_cache), "HF_DATASETS_CACHE":
-                        str(self.work / "hf-cache" / "datasets"), "HF_HUB_DISABLE_XET": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
-                        "SOL_ENWIK8_URL": f"{self.files_url}/enwik8.zip", "SOL_ENWIK8_CACHE": str(self.work / "enwik8-cache"),
-                        "SOL_LOCAL_HUB": self.endpoint}
-            self.saved_env = {k: os.environ.get(k) for k in self.env}
-            os.environ.update(self.env)
-            self.saved = point_clients(self.endpoint, self.env["HF_HUB_CACHE"], self.env["HF_DATASETS_CACHE"])
-        except BaseException: self.__exit__(None, None, None); raise
-        return self
-
     def _stop(self):
         if self.files is not None: self.files.shutdown(); self.files.server_close()
         if self.proc is not None and self.proc.poll() is None:
@@ -597,6 +571,56 @@ class LocalHub:
         n = sum(len(s.revisions) for s in self.standins or () if not s.dataset)
         return f"LocalHub({getattr(self, 'endpoint', 'stopped')}, {len(self.standins or ())} repos, {n} model revisions)"
 
+# %% ../nbs/11b_localhub.ipynb #b4ca3007
+@patch
+def _wait(self:LocalHub, url:str):
+    t0 = time.time()
+    while time.time() - t0 < self.timeout:
+        if self.proc.poll() is not None:
+            raise EnvironmentProblem(f"the local Hub (olah) exited with {self.proc.returncode}; its log: {self.log}\n"
+                               + self.log.read_text()[-2000:])
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200: return
+        except OSError: time.sleep(0.2)
+    raise TimeoutError(f"the local Hub did not answer {url} within {self.timeout} s; its log: {self.log}")
+
+# %% ../nbs/11b_localhub.ipynb #5c7039b6
+@patch
+def __enter__(self:LocalHub):
+    python = server_python()                               # olah's Python: this one, or $SOL_HUB_PYTHON
+    self.standins = paper_standins() if self.standins is None else self.standins
+    build_hub_with(python, self.root, self.standins, self.progress)
+    self.port = free_port()
+    self.endpoint = f"http://127.0.0.1:{self.port}"
+    run = self.work / "run"; run.mkdir(parents=True, exist_ok=True)
+    for f in ("faults.json", "downloads.log"): (run / f).unlink(missing_ok=True)     # no fault or log of an earlier hub
+    cfg = run / "olah.toml"
+    cfg.write_text(f'[basic]\nhost = "127.0.0.1"\nport = {self.port}\nmirrors-path = ["{self.root / "mirror"}"]\n'
+                   f'repos-path = "{run / "olah-repos"}"\n[accessibility]\noffline = true\n')
+    self.log = run / "olah.log"
+    code = f"from shape_of_learning.localhub import serve; serve({str(cfg)!r}, {str(self.root / 'mirror')!r}, {str(run / 'logs')!r})"
+    with open(self.log, "w") as log:
+        self.proc = subprocess.Popen([python, "-c", code], stdout=log, stderr=subprocess.STDOUT, cwd=run)
+    try:                                                   # any failure from here on stops both servers, restores all
+        handler = partial(_QuietFiles, directory=str(self.root / "files"))
+        self.files = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.files.serve_forever, daemon=True).start()
+        self.files_url = f"http://127.0.0.1:{self.files.server_address[1]}"
+        first = self.standins[0] if self.standins else None
+        self._wait(f"{self.endpoint}/api/{'datasets' if first.dataset else 'models'}/{first.repo}/refs" if first
+                   else f"{self.endpoint}/api/whoami-v2")
+        self.env = {"HF_ENDPOINT": self.endpoint, "HF_HUB_CACHE": str(self.hub_cache), "HF_DATASETS_CACHE":
+                    str(self.work / "hf-cache" / "datasets"), "HF_HUB_DISABLE_XET": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
+                    "SOL_ENWIK8_URL": f"{self.files_url}/enwik8.zip", "SOL_ENWIK8_CACHE": str(self.work / "enwik8-cache"),
+                    "SOL_LOCAL_HUB": self.endpoint}
+        self.saved_env = {k: os.environ.get(k) for k in self.env}
+        os.environ.update(self.env)
+        self.saved = point_clients(self.endpoint, self.env["HF_HUB_CACHE"], self.env["HF_DATASETS_CACHE"])
+    except BaseException: self.__exit__(None, None, None); raise
+    return self
+
+# %% ../nbs/11b_localhub.ipynb #a42eb743
 class _QuietFiles(SimpleHTTPRequestHandler):
     def log_message(self, *args): pass
 
@@ -613,6 +637,7 @@ def file_url_path(self:LocalHub, name:str) -> str:
     commit = _git(folder, "rev-parse", branch_name(revision))
     return f"/{repo}/resolve/{commit}/{filename}"
 
+# %% ../nbs/11b_localhub.ipynb #ed94c823
 @patch
 def inject(self:LocalHub, match:str, kind:str, times:int=1, **extra):
     "The next `times` (-1: every) downloads of `match` (REPO@REVISION/FILE or part of a path) fail as `kind` (FAULTS)."
@@ -623,9 +648,11 @@ def inject(self:LocalHub, match:str, kind:str, times:int=1, **extra):
     faults = json.loads(f.read_text()) if f.is_file() else []
     f.write_text(json.dumps(faults + [dict(match=match, kind=kind, times=times, **extra)]))
 
+# %% ../nbs/11b_localhub.ipynb #2f4877d2
 @patch
 def clear_faults(self:LocalHub): (self.work / "run" / "faults.json").unlink(missing_ok=True)
 
+# %% ../nbs/11b_localhub.ipynb #22b0b269
 @patch
 def downloads(self:LocalHub, match:str="") -> list:
     "(path, Range header or '') of every file download the server saw whose path holds `match` (or REPO@REVISION/FILE)."
@@ -646,12 +673,14 @@ def capped(cfg, n_tokens:int):
             if f.name.endswith("n_tokens") and isinstance(getattr(cfg, f.name), int)}
     return replace(cfg, **caps, about=f"{cfg.about}, at most {n_tokens:,} tokens per layer") if caps else cfg
 
+# %% ../nbs/11b_localhub.ipynb #0b352de5
 def _alive(pid:int) -> bool:
     try: os.kill(pid, 0)
     except ProcessLookupError: return False
     except PermissionError: return True
     return True
 
+# %% ../nbs/11b_localhub.ipynb #8953c0ec
 def rehearsal_folder(root) -> Path:
     "This process's folder for a rehearsal's server state, caches and results: ROOT/rehearsals/PID (those of ended processes removed)."
     base = Path(root) / "rehearsals"
@@ -659,6 +688,7 @@ def rehearsal_folder(root) -> Path:
         if old.name.isdigit() and int(old.name) != os.getpid() and not _alive(int(old.name)): shutil.rmtree(old, ignore_errors=True)
     return base / str(os.getpid())
 
+# %% ../nbs/11b_localhub.ipynb #48372497
 def rehearse(tasks=None, out=None, root=None, n_tokens:int=None, progress:bool=True, verbose:bool=True, figures:bool=True):
     "Tasks' `paper` configurations against the local Hub: tables to OUT/data/rehearsal_*.csv, figures (unless `figures` is False), a summary."
     tasks = [get_task(t) for t in (hub_tasks() if tasks is None else tasks)]

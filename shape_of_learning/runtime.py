@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
-from .checkpoints import TINYLLAMA, OLMO_REPOS, pythia_steps
+from .catalog import TINYLLAMA, OLMO_REPOS, pythia_steps
 from .localhub import BLOOM_BRANCHES, OLMO_BRANCHES, HUB_DUPLICATES, hub_tasks
 from .models import model_kind
 from .reproduce import get_task
@@ -65,6 +65,7 @@ def bert_fields(hidden:int, layers:int, heads:int, vocab:int) -> dict:
                 vocab_size=vocab, max_position_embeddings=512, type_vocab_size=2, hidden_act="gelu", layer_norm_eps=1e-12,
                 pad_token_id=0, dtype="float32")
 
+# %% ../nbs/11d_runtime.ipynb #45a726a9
 def roberta_fields(hidden:int, layers:int, heads:int) -> dict:
     "config.json fields of a RoBERTa model (514 positions: two offset by the padding index, one segment type)."
     return dict(model_type="roberta", hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads,
@@ -148,6 +149,7 @@ def revisions(repo:str) -> tuple:
     if olmo: return ("main", *OLMO_BRANCHES[olmo[0]])
     return ("main",)
 
+# %% ../nbs/11d_runtime.ipynb #da820b7a
 def weights_revision(repo:str, revision:str=None) -> str:
     "The revision whose weights a revision serves on the Hub (`localhub.HUB_DUPLICATES`), else itself."
     revision = revision or "main"
@@ -156,6 +158,7 @@ def weights_revision(repo:str, revision:str=None) -> str:
 # %% ../nbs/11d_runtime.ipynb #a540a9df
 def _sha(text:str) -> str: return hashlib.sha256(text.encode()).hexdigest()
 
+# %% ../nbs/11d_runtime.ipynb #b0c357b1
 class CatalogMetadata(HubMetadata):
     "`plan.HubMetadata` answered from `PAPER_MODELS` and `DATASET_FILES`, without any network."
     def __init__(self): super().__init__(api=None)
@@ -248,6 +251,7 @@ def task_names(tasks=None) -> tuple:
     tasks = hub_tasks() if tasks is None else [tasks] if isinstance(tasks, str) or not isinstance(tasks, (list, tuple)) else tasks
     return tuple(get_task(t).name for t in tasks)
 
+# %% ../nbs/11d_runtime.ipynb #736b1da7
 def runtime_plans(tasks=None, config="paper", gpus=GPUS) -> dict:
     "{GPU name: (plan, checkpoint rows)} of tasks under a configuration, planned from the catalog: no network."
     key = (task_names(tasks), config, tuple(g.name for g in gpus))
@@ -267,6 +271,7 @@ def too_large(rows:pd.DataFrame, gpu:GpuProfile) -> list:
     todo = rows[to_measure(rows)]
     return list(dict.fromkeys(todo.label[todo.gpu > gpu.memory]))
 
+# %% ../nbs/11d_runtime.ipynb #e7204bf2
 def runtime_table(tasks=None, config="paper", gpus=GPUS) -> pd.DataFrame:
     "One row per task and a total: checkpoints, downloads, peak disk, and per GPU its memory need, hours and what does not fit."
     plans = runtime_plans(tasks, config, gpus)
@@ -304,6 +309,7 @@ def _notes(t:pd.DataFrame) -> list:
         for note in filter(None, r.notes.split("; ")): seen.setdefault(note, []).append(r.task)
     return [f"  {', '.join(tasks)}: {note}" for note, tasks in seen.items()]
 
+# %% ../nbs/11d_runtime.ipynb #0f53d87a
 def runtime_text(task=None, config="paper", gpus=GPUS) -> str:
     "The runtime table as text: every task and the total (task None), or the rows of a task or a list of tasks."
     t = runtime_table(task, config, gpus)
@@ -320,4 +326,5 @@ def runtime_text(task=None, config="paper", gpus=GPUS) -> str:
     notes = _notes(t)
     return "\n".join(lines + (["notes:"] + notes if notes else []) + [assumptions(gpus)])
 
+# %% ../nbs/11d_runtime.ipynb #fcdea8de
 def print_runtime(task=None, config="paper", gpus=GPUS): print(runtime_text(task, config, gpus))

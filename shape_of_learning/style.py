@@ -148,7 +148,7 @@ LABELS = {
     "first keep": "first position kept", "first drop": "first position dropped",
     # subspace fine-tuning
     "did": "DID", "said": "SAID", "full": "full fine-tuning", "target": "90% of full fine-tuning",
-    # metrics and policies of a profile beyond the paper figures' (profile.profile_figure)
+    # metrics and policies of a profile beyond the paper figures' (plots.profile_figure)
     "anisotropy_uncentered": "anisotropy (uncentered SVD)", "mle": "ID (MLE, Levina-Bickel)",
     "rankme": "RankMe (effective rank)", "alpha_req": "α-ReQ (spectral decay)", "massive": "largest |activation| / median",
     "overlap": "neighbour overlap with the layer before", "imbalance_forward": "Δ(layer before → layer)",

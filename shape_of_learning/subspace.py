@@ -7,17 +7,18 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/subspace.html.md"""
 # %% ../nbs/09_subspace.ipynb #a045cfa7
 from __future__ import annotations
 import copy, math, re, time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import torch
 from torch import nn
 from torch.func import functional_call
-from .checks import integer, number
+from .checks import integer, number, spec_with, spec_options
+from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['PROJECTIONS', 'METHODS', 'SAID_GROUPS', 'fwht', 'Fastfood', 'Dense', 'Identity', 'group_keys', 'Subspace', 'encode',
-           'fit', 'accuracy', 'search_d90', 'D90', 'd90']
+           'fit', 'accuracy', 'search_d90', 'D90', 'D90Spec', 'd90']
 
 # %% ../nbs/09_subspace.ipynb #bddbc089
 _HCACHE = {}
@@ -30,6 +31,7 @@ def _hadamard(k:int, dtype, device) -> torch.Tensor:
         _HCACHE[key] = H
     return _HCACHE[key]
 
+# %% ../nbs/09_subspace.ipynb #bd79abd9
 def _fwht(x:torch.Tensor, radix:int=32) -> torch.Tensor:
     L = x.shape[-1]
     lead, rows, b = x.shape[:-1], x.numel() // max(L, 1), 1
@@ -40,12 +42,14 @@ def _fwht(x:torch.Tensor, radix:int=32) -> torch.Tensor:
         b *= k
     return x.reshape(*lead, L)
 
+# %% ../nbs/09_subspace.ipynb #150d050b
 class _FWHT(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x): return _fwht(x)
     @staticmethod
     def backward(ctx, g): return _fwht(g)          # H is symmetric
 
+# %% ../nbs/09_subspace.ipynb #2c4cd878
 def fwht(x:torch.Tensor) -> torch.Tensor:
     "Unnormalised Walsh-Hadamard transform along the last dim (a power-of-two length): `x @ H` with Sylvester's `H`."
     if not isinstance(x, torch.Tensor): raise TypeError(f"fwht needs a torch tensor; got {type(x).__name__} (wrap it: torch.as_tensor(x))")
@@ -57,16 +61,19 @@ def fwht(x:torch.Tensor) -> torch.Tensor:
 # %% ../nbs/09_subspace.ipynb #6c7ee8db
 def _pow2(n:int) -> int: return 1 << max(0, (int(n) - 1).bit_length())
 
+# %% ../nbs/09_subspace.ipynb #2c93340f
 def _check_size(**kw):
     for k, v in kw.items():
         if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
             raise ValueError(f"{k} must be a positive integer, got {v!r}")
 
+# %% ../nbs/09_subspace.ipynb #c3176644
 def _check_projection(seed, norm):
     "The seed (any integer: it seeds a torch.Generator) and `norm` (None or a positive integer) of a projection."
     integer(seed, "seed")
     if norm is not None: integer(norm, "norm", 1)
 
+# %% ../nbs/09_subspace.ipynb #c8e25b54
 class Fastfood(nn.Module):
     "The implicit D x d Fastfood projection, stacked in blocks of the padded size of d; never stored as a matrix."
     def __init__(self,
@@ -104,6 +111,7 @@ class Fastfood(nn.Module):
 
     def extra_repr(self): return f"d={self.d}, D={self.D}, blocks={self.n}x{self.L}, seed={self.seed}"
 
+# %% ../nbs/09_subspace.ipynb #5c7ee450
 class Dense(nn.Module):
     "A dense Gaussian D x d projection, entries N(0, 1/norm): the baseline Fastfood replaces (memory D*d)."
     def __init__(self, d:int, D:int, seed:int=0, norm:int=None):
@@ -117,6 +125,7 @@ class Dense(nn.Module):
         return x @ self.M.T
     def matrix(self) -> torch.Tensor: return self.M
 
+# %% ../nbs/09_subspace.ipynb #51ae2160
 class Identity(nn.Module):
     "P = I (d = D): subspace training is then plain fine-tuning. Exists for tests."
     def __init__(self, d:int, D:int, seed:int=0, norm:int=None):
@@ -144,6 +153,7 @@ def group_keys(names, mode:str="tensor") -> list:
         return ".".join(mod[:2]) if mod else k
     return [key(k) for k in names]
 
+# %% ../nbs/09_subspace.ipynb #8a4962e3
 class Subspace(nn.Module):
     "Train `model` in a random d-dimensional subspace: DID (theta_0 + P theta) or SAID (a scale lambda per group of tensors)."
     def __init__(self,
@@ -188,35 +198,7 @@ class Subspace(nn.Module):
         self.theta = nn.Parameter(torch.zeros(dp, device=dev))
         if method == "said": self.lam = nn.Parameter(torch.ones(self.m, device=dev))
 
-    def reset(self):
-        "Back to the pretrained point: theta = 0 (and lambda = 1)."
-        with torch.no_grad():
-            self.theta.zero_()
-            if self.method == "said": self.lam.fill_(1.0)
-        return self
-
-    def deltas(self) -> list:
-        "The change of each parameter tensor (flat), in `self.names` order."
-        parts = torch.split(self.proj(self.theta), self.sizes) if self.scope == "model" else [P(self.theta) for P in self.proj]
-        if self.method == "said": parts = [self.lam[gi] * p for gi, p in zip(self.groups, parts)]
-        return parts
-
-    def params(self) -> dict:
-        "name -> theta_0 + delta for every fine-tuned tensor."
-        base = dict(self.model.named_parameters())
-        return {k: base[k] + v.view_as(base[k]).to(base[k].dtype) for k, v in zip(self.names, self.deltas())}
-
     def forward(self, *args, **kwargs): return functional_call(self.model, self.params(), args, kwargs)
-
-    def merge(self) -> nn.Module:
-        "A plain trainable copy of the model with theta_0 + delta written into its parameters."
-        out = copy.deepcopy(self.model)
-        with torch.no_grad():
-            new = self.params()
-            for k, p in out.named_parameters():
-                if k in new: p.copy_(new[k])
-        for p in out.parameters(): p.requires_grad_(True)
-        return out
 
     def train(self, mode:bool=True):
         super().train(mode); self.model.train(mode); return self
@@ -227,6 +209,42 @@ class Subspace(nn.Module):
     def extra_repr(self):
         return (f"method={self.method}, d={self.d}, D={self.D}, m={self.m}, projection={self.projection}, "
                 f"scope={self.scope}, seed={self.seed}, said_groups={self.said_groups}")
+
+# %% ../nbs/09_subspace.ipynb #643e4d8d
+@patch
+def reset(self:Subspace):
+    "Back to the pretrained point: theta = 0 (and lambda = 1)."
+    with torch.no_grad():
+        self.theta.zero_()
+        if self.method == "said": self.lam.fill_(1.0)
+    return self
+
+# %% ../nbs/09_subspace.ipynb #42e28eaf
+@patch
+def deltas(self:Subspace) -> list:
+    "The change of each parameter tensor (flat), in `self.names` order."
+    parts = torch.split(self.proj(self.theta), self.sizes) if self.scope == "model" else [P(self.theta) for P in self.proj]
+    if self.method == "said": parts = [self.lam[gi] * p for gi, p in zip(self.groups, parts)]
+    return parts
+
+# %% ../nbs/09_subspace.ipynb #e40ec963
+@patch
+def params(self:Subspace) -> dict:
+    "name -> theta_0 + delta for every fine-tuned tensor."
+    base = dict(self.model.named_parameters())
+    return {k: base[k] + v.view_as(base[k]).to(base[k].dtype) for k, v in zip(self.names, self.deltas())}
+
+# %% ../nbs/09_subspace.ipynb #59619bfc
+@patch
+def merge(self:Subspace) -> nn.Module:
+    "A plain trainable copy of the model with theta_0 + delta written into its parameters."
+    out = copy.deepcopy(self.model)
+    with torch.no_grad():
+        new = self.params()
+        for k, p in out.named_parameters():
+            if k in new: p.copy_(new[k])
+    for p in out.parameters(): p.requires_grad_(True)
+    return out
 
 # %% ../nbs/09_subspace.ipynb #f7737f76
 def encode(tokenizer, texts, labels=None, max_length:int=64) -> dict:
@@ -248,6 +266,7 @@ def encode(tokenizer, texts, labels=None, max_length:int=64) -> dict:
     enc = tokenizer(*map(list, args), padding="max_length", truncation=True, max_length=max_length, return_tensors="pt")
     return {**dict(enc), "labels": torch.as_tensor(labels, dtype=torch.long)}
 
+# %% ../nbs/09_subspace.ipynb #bdad9378
 def _class_ids(labels) -> np.ndarray:
     "Labels as a 1-D int64 array of class ids >= 0 (integral floats accepted; 0.5, -1 or names refused)."
     y = np.asarray(labels)
@@ -258,6 +277,7 @@ def _class_ids(labels) -> np.ndarray:
     if len(y) and y.min() < 0: raise ValueError(f"labels must be class ids >= 0; got {y.min()}")
     return y.astype(np.int64)
 
+# %% ../nbs/09_subspace.ipynb #e38d0b98
 def _check_data(data, model=None) -> int:
     "Rows of a dict of tensors from `encode`; its labels must be class ids the `model`'s head has (config.num_labels)."
     if not isinstance(data, dict) or "labels" not in data or "input_ids" not in data:
@@ -279,8 +299,10 @@ def _check_data(data, model=None) -> int:
                              "load it with num_labels=... that covers every class")
     return n
 
+# %% ../nbs/09_subspace.ipynb #0262b0db
 def _check_lr(lr, name="lr"): return number(lr, name, 0, strict=True)
 
+# %% ../nbs/09_subspace.ipynb #04bdf840
 def _batch(data, idx, device):
     "Rows `idx` of `data` on `device`, cut to the longest sequence in the batch (right padding)."
     b = {k: v[idx] for k, v in data.items()}
@@ -292,11 +314,13 @@ def _batch(data, idx, device):
         b = {k: v[:, :T] if v.ndim == 2 and v.shape[1] == width else v for k, v in b.items()}
     return {k: v.to(device) for k, v in b.items()}
 
+# %% ../nbs/09_subspace.ipynb #f03f1146
 def _device(model):
     p = next(iter(model.parameters()), None)
     if p is None and isinstance(model, Subspace): p = next(model.model.parameters())
     return p.device if p is not None else torch.device("cpu")
 
+# %% ../nbs/09_subspace.ipynb #87b91de6
 def fit(model, data:dict, lr:float, epochs:int=3, batch_size:int=16, seed:int=0, weight_decay:float=0.0) -> list:
     "AdamW on the trainable parameters of `model` (constant lr, seeded shuffling and dropout); the loss of every step."
     n = _check_data(data, model); _check_lr(lr)
@@ -319,6 +343,7 @@ def fit(model, data:dict, lr:float, epochs:int=3, batch_size:int=16, seed:int=0,
     model.eval()
     return losses
 
+# %% ../nbs/09_subspace.ipynb #f90dd793
 @torch.no_grad()
 def accuracy(model, data:dict, batch_size:int=64) -> float:
     "Share of `data` whose argmax logit equals the label."
@@ -365,6 +390,7 @@ def search_d90(
         else: lo = mid
     return hi, seen
 
+# %% ../nbs/09_subspace.ipynb #711fce10
 @dataclass
 class D90:
     "Result of `d90`: every run, the full fine-tuning reference and d90 per method."
@@ -413,55 +439,72 @@ class D90:
             res.d90[m] = int(ok.d.min()) if len(ok) else float("nan")
         return res
 
+# %% ../nbs/09_subspace.ipynb #edf4bfa3
+@dataclass(frozen=True)
+class D90Spec:
+    "How `d90` searches: the sweep of d, the learning-rate grids, the training and the subspace; checked once, when made."
+    ds: tuple = (10, 100, 1000, 10000)     # the log-spaced sweep of d
+    methods: tuple = METHODS               # "did" and/or "said"
+    lrs: tuple = (0.01, 0.1)               # subspace learning-rate grid (per d)
+    full_lrs: tuple = (2e-5, 1e-4)         # full fine-tuning learning-rate grid
+    epochs: int = 3
+    batch_size: int = 16
+    seed: int = 0                          # projection, batch order and dropout
+    threshold: float = 0.9                 # d90: fraction of full fine-tuning accuracy
+    bisect: int = 0                        # binary-search steps after the sweep
+    tol: float = 0.1                       # bisection stops when the bracket is within a factor 1 + tol
+    projection: str = "fastfood"           # a name of PROJECTIONS
+    scope: str = "model"                   # one projection for the whole "model", or one per "tensor" (see `Subspace`)
+    said_groups: str = "tensor"            # SAID scales per "tensor" or per "layer" (see `Subspace`)
+
+    def __post_init__(self):
+        set_ = lambda name, value: object.__setattr__(self, name, value)
+        for name in ("methods", "lrs", "full_lrs", "ds"):            # lists and arrays kept as tuples of Python numbers
+            v = getattr(self, name)
+            if isinstance(v, (str, bytes)) or not np.iterable(v): raise TypeError(f"{name} must be a list or tuple; got {v!r} (e.g. {name}=({v!r},))")
+            set_(name, tuple(v.tolist() if hasattr(v, "tolist") else v))
+        if not 0 < number(self.threshold, "threshold") <= 1: raise ValueError(f"threshold must be in (0, 1], got {self.threshold}")
+        bad = [m for m in self.methods if m not in METHODS]
+        if bad: raise ValueError(f"unknown method(s) {bad}; use {METHODS}")
+        if not self.methods: raise ValueError(f"methods is empty; use one or more of {METHODS}")
+        if self.projection not in PROJECTIONS: raise ValueError(f"unknown projection {self.projection!r}; use one of {tuple(PROJECTIONS)}")
+        if self.scope not in ("model", "tensor"): raise ValueError(f"unknown scope {self.scope!r}; use 'model' or 'tensor'")
+        if self.said_groups not in SAID_GROUPS: raise ValueError(f"unknown said_groups {self.said_groups!r}; use one of {SAID_GROUPS}")
+        if not self.lrs or not self.full_lrs: raise ValueError("lrs and full_lrs need at least one learning rate each")
+        for name in ("lrs", "full_lrs"):
+            for lr in getattr(self, name): _check_lr(lr, f"every entry of {name}")
+        for d in self.ds: _check_size(d=d)
+        integer(self.epochs, "epochs", 1); integer(self.batch_size, "batch_size", 1); integer(self.seed, "seed"); integer(self.bisect, "bisect", 0)
+        number(self.tol, "tol", 0)
+
+# %% ../nbs/09_subspace.ipynb #229d6684
+@spec_options(D90Spec)
 def d90(
     model:nn.Module,                     # a sequence classifier with a `.loss`/`.logits` output (HF style); copied, never changed
     train:dict,                          # tensors from `encode`
     test:dict,                           # held-out tensors from `encode`
-    ds=(10, 100, 1000, 10000),           # the log-spaced sweep
-    methods=METHODS,                     # "did" and/or "said"
-    lrs=(0.01, 0.1),                     # subspace learning-rate grid (per d)
-    full_lrs=(2e-5, 1e-4),               # full fine-tuning learning-rate grid
-    epochs:int=3,
-    batch_size:int=16,
-    seed:int=0,                          # projection, batch order and dropout
-    threshold:float=0.9,                 # d90: fraction of full fine-tuning accuracy
-    bisect:int=0,                        # binary-search steps after the sweep
-    tol:float=0.1,                       # bisection stops when the bracket is within a factor 1 + tol
-    projection:str="fastfood",
-    scope:str="model",
-    said_groups:str="tensor",            # SAID scales per "tensor" or per "layer" (see `Subspace`)
+    spec:D90Spec=None,                   # how to search (default D90Spec()); keyword options override its fields
     progress:bool=True,                  # tqdm progress bar
+    **options,                           # D90Spec fields, e.g. ds=(10, 100), lrs=(0.1, 1.0)
 ) -> D90:
-    "Full fine-tuning, then subspace training over `ds` x `lrs` for each method, and d90 per method."
+    "Full fine-tuning, then subspace training over `spec.ds` x `spec.lrs` for each method, and d90 per method."
     from tqdm.auto import tqdm
     if not isinstance(model, nn.Module): raise TypeError(f"model must be a torch nn.Module (a sequence classifier); got {type(model).__name__}")
-    if not 0 < threshold <= 1: raise ValueError(f"threshold must be in (0, 1], got {threshold}")
-    for name, v in (("methods", methods), ("lrs", lrs), ("full_lrs", full_lrs), ("ds", ds)):
-        if isinstance(v, (str, bytes)) or not np.iterable(v): raise TypeError(f"{name} must be a list or tuple; got {v!r} (e.g. {name}=({v!r},))")
-    bad = [m for m in methods if m not in METHODS]
-    if bad: raise ValueError(f"unknown method(s) {bad}; use {METHODS}")
-    if projection not in PROJECTIONS: raise ValueError(f"unknown projection {projection!r}; use one of {tuple(PROJECTIONS)}")
-    if scope not in ("model", "tensor"): raise ValueError(f"unknown scope {scope!r}; use 'model' or 'tensor'")
-    if not len(methods): raise ValueError(f"methods is empty; use one or more of {METHODS}")
-    if not len(lrs) or not len(full_lrs): raise ValueError("lrs and full_lrs need at least one learning rate each")
-    for name, v in (("lrs", lrs), ("full_lrs", full_lrs)):
-        for lr in v: _check_lr(lr, f"every entry of {name}")
-    for d in ds: _check_size(d=d)
-    integer(epochs, "epochs", 1); integer(batch_size, "batch_size", 1); integer(seed, "seed"); integer(bisect, "bisect", 0)
-    number(tol, "tol", 0)
+    spec = spec_with(D90Spec, spec, "d90", **options)
     _check_data(train, model); _check_data(test, model)
     base = copy.deepcopy(model)
     names = [k for k, p in base.named_parameters() if p.is_floating_point()]
-    m = len(set(group_keys(names, said_groups)))                     # number of SAID scales
+    m = len(set(group_keys(names, spec.said_groups)))               # number of SAID scales
     D = sum(p.numel() for p in base.parameters() if p.is_floating_point())
-    sweep = {meth: [d for d in ds if 1 <= d - (m if meth == "said" else 0) <= D] for meth in methods}
-    bar = tqdm(total=len(full_lrs) + len(lrs) * sum(map(len, sweep.values())), disable=not progress, desc="d90", leave=False)
-    rows, common = [], dict(seed=seed, epochs=epochs, batch_size=batch_size, projection=projection, scope=scope, D=D, m=m,
-                            said_groups=said_groups, threshold=threshold, bisect=bisect, tol=tol)
+    sweep = {meth: [d for d in spec.ds if 1 <= d - (m if meth == "said" else 0) <= D] for meth in spec.methods}
+    bar = tqdm(total=len(spec.full_lrs) + len(spec.lrs) * sum(map(len, sweep.values())), disable=not progress, desc="d90", leave=False)
+    rows, common = [], dict(seed=spec.seed, epochs=spec.epochs, batch_size=spec.batch_size, projection=spec.projection,
+                            scope=spec.scope, D=D, m=m, said_groups=spec.said_groups, threshold=spec.threshold,
+                            bisect=spec.bisect, tol=spec.tol)
 
     def run(net, method, d, lr, stage):
         t = time.perf_counter()
-        losses = fit(net, train, lr, epochs=epochs, batch_size=batch_size, seed=seed)
+        losses = fit(net, train, lr, epochs=spec.epochs, batch_size=spec.batch_size, seed=spec.seed)
         # a NaN step on the last batch leaves NaN weights behind a finite loss: check the weights, and never score them
         diverged = not math.isfinite(losses[-1]) or not all(torch.isfinite(p).all() for p in net.parameters() if p.requires_grad)
         acc = float("nan") if diverged else accuracy(net, test)
@@ -477,15 +520,15 @@ def d90(
     def best(accs):
         ok = [a for a in accs if a == a]
         return max(ok) if ok else float("nan")
-    full = best([run(plain(), "full", D, lr, "full") for lr in full_lrs])
-    if full != full: raise RuntimeError(f"full fine-tuning diverged at every learning rate {tuple(full_lrs)}")
-    target = threshold * full
+    full = best([run(plain(), "full", D, lr, "full") for lr in spec.full_lrs])
+    if full != full: raise RuntimeError(f"full fine-tuning diverged at every learning rate {tuple(spec.full_lrs)}")
+    target = spec.threshold * full
     result = {}
-    for method in methods:
+    for method in spec.methods:
         def score(d, stage="sweep"):
-            if d not in sweep[method]: bar.total += len(lrs); bar.refresh()
-            sub = Subspace(base, d, method, projection, scope, seed, said_groups)
-            return best([run(sub.reset(), method, d, lr, "sweep" if d in sweep[method] else "bisect") for lr in lrs])
-        result[method], _ = search_d90(score, sweep[method], target, bisect, tol)
+            if d not in sweep[method]: bar.total += len(spec.lrs); bar.refresh()
+            sub = Subspace(base, d, method, spec.projection, spec.scope, spec.seed, spec.said_groups)
+            return best([run(sub.reset(), method, d, lr, "sweep" if d in sweep[method] else "bisect") for lr in spec.lrs])
+        result[method], _ = search_d90(score, sweep[method], target, spec.bisect, spec.tol)
     bar.close()
     return D90(pd.DataFrame(rows), result, full, target)

@@ -17,12 +17,13 @@ import copy
 import torch.nn.functional as F
 from .data import wiki_source, labeled_texts, sol_cache
 from .models import quiet_transformers
+from .checks import spec_with, spec_options
 
 # %% auto #0
 __all__ = ['PRESETS', 'SPECIALS', 'PAD', 'BOS', 'EOS', 'UNK', 'CLS', 'SEP', 'MASK', 'LOG_COLUMNS', 'PROBE', 'DEFAULT_RUNS',
            'checkpoint_steps', 'Preset', 'get_preset', 'split_documents', 'train_tokenizer', 'hf_tokenizer',
-           'token_chunks', 'step_batch', 'mask_tokens', 'model_config', 'build_model', 'lr_at', 'train_model',
-           'preset_tokenizer', 'train_windows', 'training_log', 'trained_series', 'collect_logs']
+           'token_chunks', 'step_batch', 'mask_tokens', 'model_config', 'build_model', 'lr_at', 'TrainSpec',
+           'train_model', 'preset_tokenizer', 'train_windows', 'training_log', 'trained_series', 'collect_logs']
 
 # %% ../nbs/08_train.ipynb #1cd5108b
 def checkpoint_steps(total:int, n:int=20, spacing:str="log-even") -> list:
@@ -39,6 +40,7 @@ def checkpoint_steps(total:int, n:int=20, spacing:str="log-even") -> list:
     early = np.geomspace(1, even[0], k + 1)[:-1] if k else np.zeros(0)
     return [0, *_distinct(early, even[0])[:-1], *even]
 
+# %% ../nbs/08_train.ipynb #3a5b2bc1
 def _distinct(early, end:int) -> list:
     "The rounded `early` steps made distinct (collisions pushed up, then back down below `end`), then `end`."
     s, k = [int(round(x)) for x in early], len(early)
@@ -69,6 +71,7 @@ class Preset:
     checkpoints: int = 20
     spacing: str = "log-even"      # checkpoint_steps' spacing: "log-even" or "log" (the training study)
 
+# %% ../nbs/08_train.ipynb #8df6a8f0
 _study = dict(batch=16, steps=3000, spacing="log")                 # the training study (figures/study): 2,048 tokens a step
 _study_gpu = dict(ctx=512, batch=16, steps=5000, vocab=16_384, val_windows=256, checkpoints=25, spacing="log")
 PRESETS = {
@@ -104,6 +107,7 @@ PAD, BOS, EOS, UNK, CLS, SEP, MASK = range(len(SPECIALS))
 def _sources():
     return {"wikipedia-sample": tuple(wiki_source()), "wiki-topics": tuple(labeled_texts("wiki-topics").texts)}
 
+# %% ../nbs/08_train.ipynb #a50c29fb
 def split_documents(val_frac:float=0.05, split_seed:int=0, max_chars:int=None, sources:dict=None) -> dict:
     "{'train': [...], 'val': [...]} documents: a seeded split by document within each source."
     if not 0 < val_frac < 1: raise ValueError(f"val_frac must be in (0, 1); got {val_frac}")
@@ -137,6 +141,7 @@ def train_tokenizer(texts, vocab:int=4096):
     tok.train_from_iterator(texts, trainer=trainer)
     return tok
 
+# %% ../nbs/08_train.ipynb #8dbddd45
 def hf_tokenizer(tok, kind:str):
     "Wrap a trained `tokenizers.Tokenizer` as a `PreTrainedTokenizerFast` with `kind`'s special-token template."
     from tokenizers import processors
@@ -151,6 +156,7 @@ def hf_tokenizer(tok, kind:str):
                                    unk_token="<unk>", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]",
                                    model_max_length=1_000_000)
 
+# %% ../nbs/08_train.ipynb #d89a6742
 def _check_kind(kind):
     if kind not in ("decoder", "encoder"):
         raise ValueError(f"kind must be 'decoder' (GPT-NeoX causal LM) or 'encoder' (BERT masked LM); got {kind!r}")
@@ -171,6 +177,7 @@ def token_chunks(tokenizer, docs, kind:str, ctx:int) -> np.ndarray:
     if kind == "decoder": return np.concatenate([np.full((n, 1), BOS), chunks], 1)
     return np.concatenate([np.full((n, 1), CLS), chunks, np.full((n, 1), SEP)], 1)
 
+# %% ../nbs/08_train.ipynb #2c72b689
 def step_batch(n:int, batch:int, step:int, seed:int) -> np.ndarray:
     "Indices (into n chunks) of the windows of `step`: seeded epoch permutations read `batch` at a time."
     pos = np.arange(step * batch, (step + 1) * batch)
@@ -181,6 +188,7 @@ def step_batch(n:int, batch:int, step:int, seed:int) -> np.ndarray:
         out[sel] = np.random.default_rng([seed, int(e)]).permutation(n)[at[sel]]
     return out
 
+# %% ../nbs/08_train.ipynb #ddf0c82b
 def mask_tokens(ids:torch.Tensor, vocab:int, generator:torch.Generator, p:float=0.15):
     "BERT masking: (inputs, labels) with -100 where not selected; selected: 80% [MASK], 10% random token, 10% kept."
     ids = torch.as_tensor(ids)
@@ -206,6 +214,7 @@ def model_config(kind:str, preset="cpu", tied:bool=False, vocab:int=None):
         return GPTNeoXConfig(**common, hidden_dropout=0.0, attention_dropout=0.0, use_parallel_residual=True)
     return BertConfig(**common, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
 
+# %% ../nbs/08_train.ipynb #91c378f1
 def build_model(kind:str, preset="cpu", tied:bool=False, seed:int=0, vocab:int=None):
     "A freshly initialised model (seeded)."
     from transformers import GPTNeoXForCausalLM, BertForMaskedLM
@@ -213,6 +222,7 @@ def build_model(kind:str, preset="cpu", tied:bool=False, seed:int=0, vocab:int=N
     torch.manual_seed(seed)
     return (GPTNeoXForCausalLM if kind == "decoder" else BertForMaskedLM)(cfg)
 
+# %% ../nbs/08_train.ipynb #d9e8e96c
 def lr_at(step:int, preset="cpu") -> float:
     "Learning rate used for the update that leads from `step` to `step + 1`."
     p = get_preset(preset)
@@ -221,6 +231,7 @@ def lr_at(step:int, preset="cpu") -> float:
     t = min(1.0, (step - w) / max(1, p.steps - w))
     return p.lr * (p.min_lr + (1 - p.min_lr) * 0.5 * (1 + math.cos(math.pi * t)))
 
+# %% ../nbs/08_train.ipynb #9a98c3d2
 def _optimizer(model, p:Preset):
     decay = [q for q in model.parameters() if q.ndim >= 2]
     rest = [q for q in model.parameters() if q.ndim < 2]
@@ -240,6 +251,7 @@ def _loss_sum(model, kind, ids, labels=None):
     loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), target.reshape(-1), reduction="sum")
     return loss, target.numel()
 
+# %% ../nbs/08_train.ipynb #dd065fd2
 @torch.no_grad()
 def _validate(model, kind, val, val_labels, batch):
     model.eval()
@@ -259,6 +271,7 @@ def _prepared(vocab:int, max_chars, split_seed:int, val_frac:float):
     docs = split_documents(val_frac, split_seed, max_chars)
     return train_tokenizer(docs["train"], vocab).to_str(), docs
 
+# %% ../nbs/08_train.ipynb #7b4c8107
 def _atomic_csv(df:pd.DataFrame, path:Path):
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"); os.close(fd)
     try:
@@ -266,6 +279,7 @@ def _atomic_csv(df:pd.DataFrame, path:Path):
     finally:
         if os.path.exists(tmp): os.remove(tmp)
 
+# %% ../nbs/08_train.ipynb #237dcc01
 PROBE = "Anarchism is a political philosophy – naïve 東京 ✓ 1,234.5 km²\n"   # + the first validation documents
 
 def _saved_tokenizer(folder:Path):
@@ -275,36 +289,45 @@ def _saved_tokenizer(folder:Path):
         raise ValueError(f"{folder} has no tokenizer.json: cannot resume with the tokenizer the run was trained with")
     return PreTrainedTokenizerFast.from_pretrained(folder)
 
+# %% ../nbs/08_train.ipynb #013c6267
 def _last_checkpoint(out_dir:Path):
     found = [(int(q.name[4:]), q) for q in out_dir.glob("step*") if q.name[4:].isdigit() and (q / "config.json").is_file()]
     return max(found) if found else (None, None)
 
-def train_model(
-    kind:str,                      # "decoder" (GPT-NeoX causal LM) or "encoder" (BERT masked LM)
-    out_dir,                       # folder for run.json, log.csv and the step{N} checkpoints
-    preset="cpu",                  # a name in PRESETS or a Preset
-    tied:bool=False,               # tie the input and output embeddings
-    seed:int=0,                    # model initialisation, data order and masks
-    steps:int=None,                # total optimisation steps (default: the preset's); part of the run's identity
-    progress:bool=True,            # tqdm bar
-    stop_after:int=None,           # end this session after the first checkpoint >= this step (resume later)
-    split_seed:int=0,              # the train / validation split (shared across models by default)
-    val_frac:float=0.05,           # fraction of documents per source held out
-    device=None,                   # where to train; default CUDA if available, else CPU (not part of the run's identity)
-) -> Path:
-    "Train (or resume) a small model from scratch on the offline Wikipedia text, saving HF checkpoints; returns out_dir."
-    from tokenizers import Tokenizer
-    _check_kind(kind)
-    p = get_preset(preset)
-    if steps is not None: p = replace(p, steps=int(steps))
-    if kind == "encoder" and p.encoder_lr is not None: p = replace(p, lr=p.encoder_lr)
-    if p.steps < 1: raise ValueError(f"steps must be >= 1; got {p.steps}")
-    out_dir = Path(out_dir)
-    run = dict(kind=kind, tied=bool(tied), seed=int(seed), split_seed=int(split_seed), val_frac=float(val_frac),
-               preset=preset if isinstance(preset, str) else "custom", **{k: list(v) if isinstance(v, tuple) else v
-                                                                        for k, v in asdict(p).items() if k != "encoder_lr"})
-    if p.spacing == "log-even": del run["spacing"]             # the default: run.json files from before it existed still match
-    ck_steps = checkpoint_steps(p.steps, p.checkpoints, p.spacing)
+# %% ../nbs/08_train.ipynb #e0f2059d
+@dataclass(frozen=True)
+class TrainSpec:
+    "A training run's identity: what `run.json` records, and what a resumed run must match; checked once, when made."
+    kind: str = "decoder"          # "decoder" (GPT-NeoX causal LM) or "encoder" (BERT masked LM)
+    preset: object = "cpu"         # a name in PRESETS or a Preset
+    tied: bool = False             # tie the input and output embeddings
+    seed: int = 0                  # model initialisation, data order and masks
+    steps: int = None              # total optimisation steps (default: the preset's)
+    split_seed: int = 0            # the train / validation split (shared across models by default)
+    val_frac: float = 0.05         # fraction of documents per source held out
+
+    def __post_init__(self):
+        _check_kind(self.kind)
+        if self.hyper().steps < 1: raise ValueError(f"steps must be >= 1; got {self.hyper().steps}")   # an unknown preset fails here too
+
+    def hyper(self) -> Preset:
+        "The preset as this run uses it: its own `steps`, and an encoder's own learning rate."
+        p = get_preset(self.preset)
+        if self.steps is not None: p = replace(p, steps=int(self.steps))
+        if self.kind == "encoder" and p.encoder_lr is not None: p = replace(p, lr=p.encoder_lr)
+        return p
+
+    def record(self) -> dict:
+        "The run's `run.json`: the spec and every preset value but the encoder's learning rate (already in `lr`)."
+        run = dict(kind=self.kind, tied=bool(self.tied), seed=int(self.seed), split_seed=int(self.split_seed),
+                   val_frac=float(self.val_frac), preset=self.preset if isinstance(self.preset, str) else "custom",
+                   **{k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self.hyper()).items() if k != "encoder_lr"})
+        if run["spacing"] == "log-even": del run["spacing"]        # the default: run.json files from before it existed still match
+        return run
+
+# %% ../nbs/08_train.ipynb #9b92372c
+def _resume_point(out_dir:Path, run:dict, total:int) -> tuple:
+    "(step, folder) of the run's latest checkpoint in `out_dir`, (None, None) for a new run; another run's folder, or checkpoints without run.json or training state, are refused."
     last, last_dir = _last_checkpoint(out_dir) if out_dir.is_dir() else (None, None)
     if (out_dir / "run.json").is_file():
         old = json.loads((out_dir / "run.json").read_text())
@@ -313,103 +336,130 @@ def train_model(
                                   "or delete it")
     elif last is not None:
         raise ValueError(f"{out_dir} has checkpoints (step{last}) but no run.json: not overwriting it")
-    if last == p.steps: return out_dir                          # complete
-    state_file = None if last is None else last_dir / "training_state.pt"
-    if last is not None and not state_file.is_file():
+    if last is not None and last != total and not (last_dir / "training_state.pt").is_file():
         raise ValueError(f"{last_dir} has no training_state.pt: cannot resume {out_dir}")
+    return last, last_dir
 
-    tok_json, docs = _prepared(p.vocab, p.max_chars, split_seed, val_frac)
-    tok = hf_tokenizer(Tokenizer.from_str(tok_json), kind)
+# %% ../nbs/08_train.ipynb #3deac9a3
+def _run_data(spec:TrainSpec, p:Preset, last_dir:Path=None) -> tuple:
+    "(tokenizer, training windows, validation windows, their masked-LM labels or None); resuming, the tokenizer saved in `last_dir`, if it still agrees."
+    from tokenizers import Tokenizer
+    tok_json, docs = _prepared(p.vocab, p.max_chars, spec.split_seed, spec.val_frac)
+    tok = hf_tokenizer(Tokenizer.from_str(tok_json), spec.kind)
     if len(tok) != p.vocab:
         raise ValueError(f"the BPE tokenizer trained on the {sum(map(len, docs['train'])):,} training characters has "
                          f"{len(tok)} tokens, not the preset's vocab={p.vocab} (min_frequency=2 ran out of merges); "
                          "use a smaller vocab or more text (max_chars)")
-    if last is not None:                                        # resume with the saved tokenizer, if it still agrees
+    if last_dir is not None:
         saved = _saved_tokenizer(last_dir)
         probe = PROBE + "\n".join(docs["val"][:3])
         if len(saved) != len(tok) or saved(probe).input_ids != tok(probe).input_ids:
             raise ValueError(f"the tokenizer saved in {last_dir} does not encode a probe text like the one rebuilt now "
                              "(a changed `tokenizers` version or data?): resuming would change the training data")
         tok = saved
-    train = torch.from_numpy(token_chunks(tok, docs["train"], kind, p.ctx))
-    val = torch.from_numpy(token_chunks(tok, docs["val"], kind, p.ctx))
-    val = val[torch.from_numpy(np.sort(np.random.default_rng([split_seed, 1]).permutation(len(val))[:p.val_windows]))]
-    val_labels = None
-    if kind == "encoder": val, val_labels = mask_tokens(val, p.vocab, torch.Generator().manual_seed(split_seed))
+    train = torch.from_numpy(token_chunks(tok, docs["train"], spec.kind, p.ctx))
+    val = torch.from_numpy(token_chunks(tok, docs["val"], spec.kind, p.ctx))
+    val = val[torch.from_numpy(np.sort(np.random.default_rng([spec.split_seed, 1]).permutation(len(val))[:p.val_windows]))]
+    if spec.kind == "decoder": return tok, train, val, None
+    val, val_labels = mask_tokens(val, p.vocab, torch.Generator().manual_seed(spec.split_seed))
+    return tok, train, val, val_labels
 
+# %% ../nbs/08_train.ipynb #9dd27f2d
+def _start(spec:TrainSpec, p:Preset, out_dir:Path, last_dir:Path, device) -> tuple:
+    "(model, optimiser, state, log rows): a new run (its run.json written), or the state saved with the latest checkpoint."
+    if last_dir is None:
+        model = build_model(spec.kind, p, spec.tied, spec.seed).to(device)
+        optimizer = _optimizer(model, p)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "run.json").write_text(json.dumps(spec.record(), indent=1))
+        return model, optimizer, dict(step=0, seconds=0.0, run_sum=0.0, run_n=0), []
+    from transformers import GPTNeoXForCausalLM, BertForMaskedLM
+    model = (GPTNeoXForCausalLM if spec.kind == "decoder" else BertForMaskedLM).from_pretrained(last_dir).to(device)
+    optimizer = _optimizer(model, p)
+    state = torch.load(last_dir / "training_state.pt", map_location=device, weights_only=False)
+    optimizer.load_state_dict(state["optimizer"])
+    log = pd.read_csv(out_dir / "log.csv")
+    return model, optimizer, state, log[log.step <= state["step"]].to_dict("records")
+
+# %% ../nbs/08_train.ipynb #d60f87a2
+def _save_checkpoint(model, tokenizer, optimizer, out_dir:Path, step:int, rows:list):
+    "`step{step}` with the newest training state, through a hidden partial folder; the log goes first (a row without its checkpoint is dropped on resume, a checkpoint without its row is not)."
+    partial = out_dir / f".step{step}.partial"
+    if partial.exists(): shutil.rmtree(partial)
+    with quiet_transformers(): model.save_pretrained(partial); tokenizer.save_pretrained(partial)
+    torch.save(dict(optimizer=optimizer.state_dict(), step=step, seconds=rows[-1]["seconds"], run_sum=0.0, run_n=0),
+               partial / "training_state.pt")
+    _atomic_csv(pd.DataFrame(rows, columns=LOG_COLUMNS), out_dir / "log.csv")
+    final = out_dir / f"step{step}"
+    if final.exists(): shutil.rmtree(final)
+    os.replace(partial, final)
+    for state in out_dir.glob("step*/training_state.pt"):
+        if state.parent != final: state.unlink()
+
+# %% ../nbs/08_train.ipynb #774239aa
+@spec_options(TrainSpec)
+def train_model(
+    out_dir,                       # folder for run.json, log.csv and the step{N} checkpoints
+    spec:TrainSpec=None,           # the run (default TrainSpec()); keyword options override its fields
+    progress:bool=True,            # tqdm bar
+    stop_after:int=None,           # end this session after the first checkpoint >= this step (resume later)
+    device=None,                   # where to train; default CUDA if available, else CPU (not part of the run's identity)
+    **options,                     # TrainSpec fields, e.g. kind="encoder", preset="tiny", tied=True
+) -> Path:
+    "Train (or resume) a small model from scratch on the offline Wikipedia text, saving HF checkpoints; returns out_dir."
+    spec, out_dir = spec_with(TrainSpec, spec, "training", **options), Path(out_dir)
+    p = spec.hyper()
+    last, last_dir = _resume_point(out_dir, spec.record(), p.steps)
+    if last == p.steps: return out_dir                          # complete
+    tok, train, val, val_labels = _run_data(spec, p, last_dir)
     device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
     val = val.to(device); val_labels = None if val_labels is None else val_labels.to(device)
-    if last is None:
-        model = build_model(kind, p, tied, seed).to(device)
-        opt = _optimizer(model, p)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "run.json").write_text(json.dumps(run, indent=1))
-        start, seconds, run_sum, run_n, rows = 0, 0.0, 0.0, 0, []
-    else:
-        from transformers import GPTNeoXForCausalLM, BertForMaskedLM
-        model = (GPTNeoXForCausalLM if kind == "decoder" else BertForMaskedLM).from_pretrained(last_dir).to(device)
-        opt = _optimizer(model, p)
-        st = torch.load(state_file, map_location=device, weights_only=False)
-        opt.load_state_dict(st["optimizer"])
-        start, seconds, run_sum, run_n = st["step"], st["seconds"], st["run_sum"], st["run_n"]
-        log = pd.read_csv(out_dir / "log.csv")
-        rows = log[log.step <= start].to_dict("records")
+    model, optimizer, state, rows = _start(spec, p, out_dir, last_dir, device)
     model.train()
-    t0 = time.perf_counter() - seconds
+    t0, run_sum, run_n = time.perf_counter() - state["seconds"], state["run_sum"], state["run_n"]
 
     def save(step, train_loss):
-        vl = _validate(model, kind, val, val_labels, p.batch)
-        rows.append(dict(step=step, tokens=step * p.batch * p.ctx, lr=lr_at(step, p), train_loss=train_loss,
-                         val_loss=vl, val_ppl=math.exp(vl) if kind == "decoder" else math.nan,
-                         seconds=time.perf_counter() - t0))
-        tmp = out_dir / f".step{step}.partial"
-        if tmp.exists(): shutil.rmtree(tmp)
-        with quiet_transformers(): model.save_pretrained(tmp); tok.save_pretrained(tmp)
-        torch.save(dict(optimizer=opt.state_dict(), step=step, seconds=rows[-1]["seconds"], run_sum=0.0, run_n=0),
-                   tmp / "training_state.pt")
-        # the log goes first: a row without its checkpoint is dropped on resume, a checkpoint without its row is not
-        _atomic_csv(pd.DataFrame(rows, columns=LOG_COLUMNS), out_dir / "log.csv")
-        final = out_dir / f"step{step}"
-        if final.exists(): shutil.rmtree(final)
-        os.replace(tmp, final)
-        for q in out_dir.glob("step*/training_state.pt"):
-            if q.parent != final: q.unlink()
+        val_loss = _validate(model, spec.kind, val, val_labels, p.batch)
+        rows.append(dict(step=step, tokens=step * p.batch * p.ctx, lr=lr_at(step, p), train_loss=train_loss, val_loss=val_loss,
+                         val_ppl=math.exp(val_loss) if spec.kind == "decoder" else math.nan, seconds=time.perf_counter() - t0))
+        _save_checkpoint(model, tok, optimizer, out_dir, step, rows)
 
     if last is None: save(0, math.nan)
-    bar = range(start, p.steps)
+    checkpoints_at, steps = checkpoint_steps(p.steps, p.checkpoints, p.spacing), range(state["step"], p.steps)
     if progress:
         from tqdm.auto import tqdm
-        bar = tqdm(bar, desc=f"{kind}{' tied' if tied else ''} ({run['preset']})", initial=start, total=p.steps, leave=False)
-    for step in bar:
-        ids = train[torch.from_numpy(step_batch(len(train), p.batch, step, seed))]
-        labels = None
-        if kind == "encoder":
-            gen = torch.Generator().manual_seed(int(np.random.SeedSequence([seed, step]).generate_state(1)[0]))
-            ids, labels = mask_tokens(ids, p.vocab, gen)
+        steps = tqdm(steps, desc=f"{spec.kind}{' tied' if spec.tied else ''} ({spec.record()['preset']})", initial=state["step"],
+                     total=p.steps, leave=False)
+    for step in steps:
+        ids, labels = train[torch.from_numpy(step_batch(len(train), p.batch, step, spec.seed))], None
+        if spec.kind == "encoder":
+            generator = torch.Generator().manual_seed(int(np.random.SeedSequence([spec.seed, step]).generate_state(1)[0]))
+            ids, labels = mask_tokens(ids, p.vocab, generator)
             labels = labels.to(device)
-        ids = ids.to(device)
-        for g in opt.param_groups: g["lr"] = lr_at(step, p)
-        s, c = _loss_sum(model, kind, ids, labels)
-        loss = s / c
-        opt.zero_grad(set_to_none=True)
+        for group in optimizer.param_groups: group["lr"] = lr_at(step, p)
+        loss_sum, count = _loss_sum(model, spec.kind, ids.to(device), labels)
+        loss = loss_sum / count
+        optimizer.zero_grad(set_to_none=True)
         loss.backward()
         if p.clip: torch.nn.utils.clip_grad_norm_(model.parameters(), p.clip)
-        opt.step()
+        optimizer.step()
         run_sum += loss.item(); run_n += 1
-        if step + 1 in ck_steps:
+        if step + 1 in checkpoints_at:
             save(step + 1, run_sum / run_n)
             run_sum, run_n = 0.0, 0
-            if progress: bar.set_postfix(val_loss=f"{rows[-1]['val_loss']:.3f}")
+            if progress: steps.set_postfix(val_loss=f"{rows[-1]['val_loss']:.3f}")
             if stop_after is not None and step + 1 >= stop_after: break
-    if progress: bar.close()
+    if progress: steps.close()
     return out_dir
 
+# %% ../nbs/08_train.ipynb #0da483e8
 def preset_tokenizer(preset="cpu", kind:str="decoder", split_seed:int=0, val_frac:float=0.05):
     "The tokenizer a fresh run of `preset` trains on (as `train_model` builds it), wrapped for `kind`."
     from tokenizers import Tokenizer
     p = get_preset(preset)
     return hf_tokenizer(Tokenizer.from_str(_prepared(p.vocab, p.max_chars, split_seed, val_frac)[0]), kind)
 
+# %% ../nbs/08_train.ipynb #e6302ed5
 def train_windows(kind:str="decoder", preset="cpu", split_seed:int=0, val_frac:float=0.05) -> int:
     "How many training windows one pass over `preset`'s training text has (what 'epochs' divides by)."
     from tokenizers import Tokenizer
@@ -417,19 +467,21 @@ def train_windows(kind:str="decoder", preset="cpu", split_seed:int=0, val_frac:f
     tok_json, docs = _prepared(p.vocab, p.max_chars, split_seed, val_frac)
     return len(token_chunks(Tokenizer.from_str(tok_json), docs["train"], kind, p.ctx))
 
+# %% ../nbs/08_train.ipynb #ebc25b4f
 def training_log(out_dir) -> pd.DataFrame:
     "The log.csv of a training run."
     f = Path(out_dir) / "log.csv"
     if not f.is_file(): raise FileNotFoundError(f"no training log at {f}")
     return pd.read_csv(f)
 
+# %% ../nbs/08_train.ipynb #6a5fa623
 def trained_series(kind:str="decoder", tied:bool=False, preset="cpu", seed:int=0, progress:bool=True, device=None) -> Path:
     "The checkpoint folder of a standard run under `data.sol_cache()/'trained'`, trained (or finished) if needed."
     _check_kind(kind)
     if not isinstance(preset, str): raise ValueError("trained_series takes a preset name; use train_model for a custom Preset")
     get_preset(preset)
     out = sol_cache() / "trained" / f"{kind}-{'tied' if tied else 'untied'}-{preset}-seed{seed}"
-    return train_model(kind, out, preset, tied=tied, seed=seed, progress=progress, device=device)
+    return train_model(out, kind=kind, preset=preset, tied=tied, seed=seed, progress=progress, device=device)
 
 # %% ../nbs/08_train.ipynb #24cad80f
 DEFAULT_RUNS = [("decoder", False), ("decoder", True), ("encoder", False)]

@@ -33,10 +33,12 @@ def _check_matrix(W, name="W"):
     if T.shape[0] < 2 or T.shape[1] < 1: raise ValueError(f"{name} has shape {tuple(T.shape)}; need at least 2 rows and 1 column")
     return T
 
+# %% ../nbs/05_weights.ipynb #7c00e80b
 def _chunks(W, rows, device):
     "Row blocks of W as float64 on `device` (a view, not a copy, when W already is float64 there)."
     for s in range(0, W.shape[0], rows): yield W[s:s + rows].to(device=device, dtype=torch.float64)
 
+# %% ../nbs/05_weights.ipynb #052ad1e7
 def _finite(result, W, rows, dev, what):
     "Raise a ValueError naming the bad rows if `result` (computed from W) is not finite; NaN/inf in W always propagate."
     if bool(torch.isfinite(result).all()): return result
@@ -45,19 +47,23 @@ def _finite(result, W, rows, dev, what):
         if len(bad): raise ValueError(f"W has rows with NaN or inf (first: {(bad[:5] + s).tolist()}); I(W) is undefined")
     raise ValueError(f"{what} overflows float64 (largest |entry| of W: {max(float(c.abs().max()) for c in _chunks(W, rows, dev)):.3g})")
 
+# %% ../nbs/05_weights.ipynb #9c8dead7
 def _default_rows(d, chunk_rows):
     if chunk_rows is None: return max(512, 2**22 // d)        # about 32 MB of float64 per block
     return integer(chunk_rows, "chunk_rows", 1)
 
+# %% ../nbs/05_weights.ipynb #d34548c2
 def _device(W, device):
     "`device` as a usable torch.device (`checks.device`), W's own when None."
     return check_device(device, default=W.device, none="W's own device")
 
+# %% ../nbs/05_weights.ipynb #11286404
 def _check_flag(value, name):
     "A bool argument (a string such as 'no' is truthy: refused, not read as True)."
     if not isinstance(value, (bool, np.bool_)): raise TypeError(f"{name} must be True or False; got {value!r}")
     return bool(value)
 
+# %% ../nbs/05_weights.ipynb #73e453d9
 def column_mean(W, device=None, chunk_rows:int=None) -> torch.Tensor:
     "Float64 mean of the rows of `W`, accumulated over row chunks."
     W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
@@ -65,11 +71,13 @@ def column_mean(W, device=None, chunk_rows:int=None) -> torch.Tensor:
     for c in _chunks(W, rows, dev): s += c.sum(0)
     return _finite(s / W.shape[0], W, rows, dev, "the column sum")
 
+# %% ../nbs/05_weights.ipynb #4ebdd07e
 def gram(W, center:bool=False, device=None, chunk_rows:int=None) -> torch.Tensor:
     "W^T W (or of the mean-centered W) in float64, accumulated over row chunks."
     center = _check_flag(center, "center"); W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
     return _gram(W, column_mean(W, dev, rows) if center else None, dev, rows)
 
+# %% ../nbs/05_weights.ipynb #ae2dae54
 def _gram(W, mu, dev, rows):
     G = torch.zeros(W.shape[1], W.shape[1], dtype=torch.float64, device=dev)
     for c in _chunks(W, rows, dev):
@@ -77,6 +85,7 @@ def _gram(W, mu, dev, rows):
         G.addmm_(c.T, c)
     return _finite((G + G.T) / 2, W, rows, dev, "W^T W")
 
+# %% ../nbs/05_weights.ipynb #26f8f4d7
 def fix_signs(V):
     "Flip each column of `V` so that its largest-magnitude entry (the first one on ties) is positive."
     if not isinstance(V, torch.Tensor):
@@ -86,6 +95,7 @@ def fix_signs(V):
     s = V.gather(0, V.abs().argmax(0, keepdim=True))          # argmax returns the first maximum
     return V * torch.where(s < 0, -1.0, 1.0).to(V.dtype)
 
+# %% ../nbs/05_weights.ipynb #ccd654bb
 def log_partition(
     W,                    # (vocab, d) matrix
     C,                    # (d, k) directions, one per column
@@ -107,6 +117,7 @@ def log_partition(
         raise ValueError(f"directions C have NaN or inf in column(s) {bad[:5].tolist()}; log Z is undefined")
     return _logz(W, C, column_mean(W, dev, rows) if center else None, dev, rows, both)
 
+# %% ../nbs/05_weights.ipynb #b1d02460
 def _logz(W, C, mu, dev, rows, both, p=1.0):
     "log Z of the rows of W / p (p a power of two: W was rescaled by `square_safe`)."
     M = torch.full((1 + both, C.shape[1]), -math.inf, dtype=torch.float64, device=dev)   # running max per direction
@@ -153,6 +164,7 @@ class PartitionIsotropy:
         "The same measurement under another sign convention (no recomputation: both signs are always evaluated)."
         return _summarize(self.log_z, self.flip, self.eigvals, self.center, signs, self.mean_share, self.cos_mean_top)
 
+# %% ../nbs/05_weights.ipynb #c83cf79f
 def _summarize(log_z, flip, lam, center, signs, share, cos):
     if signs not in SIGNS: raise ValueError(f"signs must be one of {SIGNS}; got {signs!r}")
     d = len(lam)
@@ -164,6 +176,7 @@ def _summarize(log_z, flip, lam, center, signs, share, cos):
     return PartitionIsotropy(math.exp(log_I), log_I, float(lz[a]), float(lz[b]), float(lk[a]), float(lk[b]),
                              int(rel[a]), int(rel[b]), center, signs, share, cos, log_z, flip, lam)
 
+# %% ../nbs/05_weights.ipynb #e7e84072
 def partition_isotropy(
     W,                    # (vocab, d) matrix: numpy or torch, any float dtype, any device
     center:bool=False,    # subtract the vocabulary mean first (the paper's I(W-hat))
@@ -194,6 +207,7 @@ def _check_model(model):
                         "load one with models.load_model or weights.load_skeleton (for a matrix use partition_isotropy)")
     return model
 
+# %% ../nbs/05_weights.ipynb #68f063c7
 def embedding_matrix(model) -> torch.Tensor:
     "The input embedding matrix (vocab, d_embed) of a Hugging Face model, detached (no copy)."
     _check_model(model)
@@ -203,11 +217,13 @@ def embedding_matrix(model) -> torch.Tensor:
         raise ValueError(f"{type(model).__name__} exposes no input embedding matrix (get_input_embeddings)")
     return emb.weight.detach()
 
+# %% ../nbs/05_weights.ipynb #60e1587c
 def _output_embeddings(model):
     try: out = model.get_output_embeddings()
     except (NotImplementedError, AttributeError): out = None
     return out if out is not None and getattr(out, "weight", None) is not None else None
 
+# %% ../nbs/05_weights.ipynb #7bdd6573
 def unembedding_matrix(model) -> torch.Tensor:
     "The unembedding (LM head) matrix (vocab, d) of a Hugging Face model, detached (no copy)."
     out = _output_embeddings(_check_model(model))
@@ -217,10 +233,12 @@ def unembedding_matrix(model) -> torch.Tensor:
                          "embedding_matrix")
     return out.weight.detach()
 
+# %% ../nbs/05_weights.ipynb #5249a86e
 def _config_tie(model):
     cfg = model.config.get_text_config() if hasattr(model.config, "get_text_config") else model.config
     return getattr(cfg, "tie_word_embeddings", None)
 
+# %% ../nbs/05_weights.ipynb #f8b4acfe
 def tied_embeddings(model) -> bool | None:
     "True if the embedding and unembedding are one storage; None without an unembedding. Warns if the config disagrees."
     out = _output_embeddings(_check_model(model))
@@ -248,9 +266,11 @@ def _resolve(root, path):
     for p in path.split("."): m = m[int(p)] if p.lstrip("-").isdigit() else getattr(m, p)
     return m
 
+# %% ../nbs/05_weights.ipynb #f0da1ef3
 def _name_of(model, module):
     return next((k for k, v in model.named_modules() if v is module), "?")
 
+# %% ../nbs/05_weights.ipynb #245ae8ba
 def _final_norm(model):
     "(module, qualified name, role)"
     _check_model(model)
@@ -265,10 +285,12 @@ def _final_norm(model):
         raise ValueError(f"{type(model).__name__}: cannot find {ENCODER_NORMS[mt]} ({e})") from None
     return m, _name_of(model, m), "last block's output LayerNorm (post-LN encoder: no final norm)"
 
+# %% ../nbs/05_weights.ipynb #07d8b482
 def final_norm(model) -> torch.nn.Module:
     "The normalization whose output is the last hidden state: a decoder's final norm, an encoder's last output LayerNorm."
     return _final_norm(model)[0]
 
+# %% ../nbs/05_weights.ipynb #9fbd7ba3
 def _plus_one(module) -> bool:
     "Does this RMSNorm scale by (1 + weight) (Gemma style)?"
     try: src = inspect.getsource(type(module).forward)
@@ -276,6 +298,7 @@ def _plus_one(module) -> bool:
     return bool(re.search(r"\(\s*1(\.0)?\s*\+\s*self\.weight", src)) or type(module).__name__ in (
         "GemmaRMSNorm", "Gemma2RMSNorm", "Gemma3RMSNorm", "Gemma3nRMSNorm", "RecurrentGemmaRMSNorm")
 
+# %% ../nbs/05_weights.ipynb #17bd2190
 B_METRICS = ("avgnorm_b", "b_over_g", "eq9", "b_par", "b_perp", "b_par_over_g", "b_perp_over_g")
 
 def norm_params(module):
@@ -299,6 +322,7 @@ def norm_params(module):
     else: b = np.zeros_like(g) if bias is None else bias.detach().double().cpu().numpy().ravel()
     return kind, g, b, note
 
+# %% ../nbs/05_weights.ipynb #4d3aa294
 def norm_stats(
     model,
     dead_tol:float=1e-6,   # dimensions with |g_i| <= dead_tol * max|g| are "dead" and left out of Eq. 9 and the b split
@@ -346,6 +370,7 @@ class SVDProjection:
     explained: np.ndarray   # (k,) sv^2 / ||W||_F^2 (of the centered W if center)
     center: bool
 
+# %% ../nbs/05_weights.ipynb #c1ecc0f9
 def svd_projection(W, center:bool=False, k:int=2, device=None, chunk_rows:int=None) -> SVDProjection:
     "Coordinates of every row of `W` on its top-`k` right singular vectors (largest-|component|-positive signs)."
     center = _check_flag(center, "center"); W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)

@@ -12,15 +12,15 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 from ..anisotropy import massive_activations
-from ..checkpoints import read_rows
+from ..store import read_rows
 from ..data import text_source
 from ..hidden import layer_names
 from ..profile import METRICS, ProfileSpec, layer_profile, layer_vectors, memory_budget, vector_positions
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, colors, token_text, wrap, GREY, RC
-from .p1_profiles import bell_test, seed_means, seed_job, job_store
-from .p1_study import turning_points
+from ..plots import seed_means, seed_job, job_store, turning_points
+from .p1_profiles import bell_test
 
 # %% auto #0
 __all__ = ['LAYER_METRICS', 'POSITION_POLICIES', 'LAYERS_VERSION', 'LAYERS_CONFIGS', 'LAYERS', 'PROFILE_COLUMNS',
@@ -51,6 +51,7 @@ class LayersConfig(TaskConfig):
             if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[2], int) and entry[2] > 1):
                 raise ValueError(f"LayersConfig.models holds (label, model name, window > 1) entries, e.g. {OFFLINE_MODELS[0]}; got {entry!r}")
 
+# %% ../../nbs/figures/g1_layers.ipynb #113bfee7
 LAYERS_CONFIGS = {
     "offline": LayersConfig("offline", OFFLINE_ABOUT),
     "quick": LayersConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=1024, batch_size=1024, seeds=(0, 1)),
@@ -109,6 +110,7 @@ def layers_job(cfg:LayersConfig, entry, seed:int, progress:bool=False, cache=Non
     for t, df in tables.items(): store.write(keys[t], df)
     return {t: read_rows(store.csv_path(k)) for t, k in keys.items()}
 
+# %% ../../nbs/figures/g1_layers.ipynb #f4d4f0ee
 def compute_layers(cfg:LayersConfig, progress:bool=False, cache=None) -> dict:
     "Every model under every seed of `cfg.seeds`, each (model, seed) a cached job (`layers_job`): the profile rows, one per seed ('layers'), and the largest entries under the first seed ('layers_massive')."
     jobs = [layers_job(cfg, entry, seed, progress, cache) for seed in cfg.seeds for entry in cfg.models]
@@ -154,7 +156,7 @@ def checked_rows(df, need, what:str, models=None) -> pd.DataFrame:
 
 # %% ../../nbs/figures/g1_layers.ipynb #10eca491
 def mid_peak(curves:pd.DataFrame, last:int, rel:float=0.05, level:float=0.95) -> dict:
-    "The extremum test of `p1_profiles.bell_test` on a curve over depth that starts at any layer (`curves`: indexed by layer, a column per seed): interior maxima of the seeds' mean that clear both ends (`p1_study.turning_points`), a peak in the middle third of the depth (layer / `last` in [1/3, 2/3]), the highest such, and the verdict."
+    "The extremum test of `p1_profiles.bell_test` on a curve over depth that starts at any layer (`curves`: indexed by layer, a column per seed): interior maxima of the seeds' mean that clear both ends (`plots.turning_points`), a peak in the middle third of the depth (layer / `last` in [1/3, 2/3]), the highest such, and the verdict."
     c = curves.dropna().sort_index().rename_axis("layer")
     n = c.shape[1]
     p = turning_points(c, rel, level).points
@@ -242,6 +244,7 @@ def _counts(values, n:int=3) -> str:
     "The `n` most frequent values with their counts: 'a (5), b (2)'."
     return ", ".join(f"{v} ({c})" for v, c in pd.Series(list(values)).value_counts().head(n).items())
 
+# %% ../../nbs/figures/g1_layers.ipynb #f386b5ab
 def massive_summary(t:dict, models=None, large:float=100.0) -> pd.DataFrame:
     "Per model and position policy (first seed): the largest ratio of an entry to its layer's median |entry| and its layer, the layers above `large`, and over their top entries the dimensions, tokens and positions that carry them; with the profile's `massive` (seeds' mean) under the profile's policy."
     big = checked_rows(t["layers_massive"], MASSIVE_COLUMNS, "layers_massive", models)
@@ -334,6 +337,7 @@ def _words(special:str, first:str) -> str:
     return "every position kept" if (special, first) == ("keep", "keep") else "special tokens and first position dropped" if (
         special, first) == ("drop", "drop") else f"special tokens {special}, first position {first}"
 
+# %% ../../nbs/figures/g1_layers.ipynb #7ad0bc07
 def layers_findings(t:dict) -> list:
     "Per model: the GRIDE peak and onset, the mid-depth test, where consecutive blocks' neighbourhoods change most and whether inside the high-ID phase, the massive-activation ratio under both position policies with its dimension and token, RankMe's and alpha-ReQ's range."
     rows, df = [], t["layers"]

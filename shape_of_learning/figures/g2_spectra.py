@@ -15,16 +15,16 @@ import numpy as np
 import pandas as pd
 import torch
 from ..checks import integer
-from ..checkpoints import (Checkpoint, Measure, local_checkpoints, profile_measure, pythia_checkpoints, series,
-                                           smaller_batches, sweep, SWEEP_CHECKS, MISSING_COLUMNS, OLMO_REPOS)
+from ..catalog import Checkpoint, local_checkpoints, pythia_checkpoints, series, OLMO_REPOS
+from ..sweeps import Measure, profile_measure, smaller_batches, sweep, SWEEP_CHECKS, MISSING_COLUMNS
 from ..data import sol_cache
 from ..hidden import layer_list
 from ..profile import cached_windows, special_affixes
 from ..train import trained_series, training_log, get_preset
 from ..reproduce import TaskConfig, Task, register
 from ..style import styled, title, label, style, width_inches
+from ..plots import turning_points
 from .training import sweep_source
-from .p1_study import turning_points
 
 # %% auto #0
 __all__ = ['PHASE_STEPS', 'SPECTRA_METRICS', 'SPECTRA_CONFIGS', 'LOSS_BLOCK', 'SPECTRA_VERSION', 'PROFILE_COLUMNS', 'SPECTRA',
@@ -37,13 +37,13 @@ __all__ = ['PHASE_STEPS', 'SPECTRA_METRICS', 'SPECTRA_CONFIGS', 'LOSS_BLOCK', 'S
 PHASE_STEPS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 143000)   # Pythia steps, log-spaced
 
 def pythia_run(size:str, window:int=1023) -> tuple:
-    "A `runs` entry (label, series, window) of a Pythia size at `PHASE_STEPS` (`checkpoints.series` spelling: REPO@REV,REV,...)."
+    "A `runs` entry (label, series, window) of a Pythia size at `PHASE_STEPS` (`catalog.series` spelling: REPO@REV,REV,...)."
     pythia_checkpoints(size, steps=PHASE_STEPS)                     # an unknown size or a step Pythia lacks: named here
     return (f"Pythia-{size.upper()}", f"EleutherAI/pythia-{size}@" + ",".join(f"step{s}" for s in PHASE_STEPS), window)
 
 # %% ../../nbs/figures/g2_spectra.ipynb #5c0e7a21
 def olmo_run(size:str="7b", count:int=len(PHASE_STEPS), window:int=1023) -> tuple:
-    "A `runs` entry (label, series, window) of an OLMo 2 size at `count` log-spaced pretraining branches, listed on the Hub when the series is read (`checkpoints.series` spelling: olmo2-SIZE:COUNT)."
+    "A `runs` entry (label, series, window) of an OLMo 2 size at `count` log-spaced pretraining branches, listed on the Hub when the series is read (`catalog.series` spelling: olmo2-SIZE:COUNT)."
     if size not in OLMO_REPOS: raise ValueError(f"unknown OLMo 2 size {size!r}; one of {tuple(OLMO_REPOS)}")
     return (f"OLMo-2-{size.upper()}", f"olmo2-{size}:{integer(count, 'count', minimum=1)}", window)
 
@@ -55,7 +55,7 @@ class SpectraConfig(TaskConfig):
     "RankMe, alpha-ReQ and anisotropy of the entries of every checkpoint: the study's runs of one size (every seed), or Hub series."
     size: str = "study-S"              # a study preset (`train.PRESETS`): its runs are the study's runs of that size
     seeds: int = 3                     # seeds 0 .. seeds-1 of `size`
-    runs: tuple = ()                   # (label, `checkpoints.series` spec, window) of Hub series: measured instead of `size`'s runs
+    runs: tuple = ()                   # (label, `catalog.series` spec, window) of Hub series: measured instead of `size`'s runs
     source: str = "heldout"            # the text (`training.sweep_source`): the study's held-out documents, or a `data.text_source`
     metrics: tuple = ("rankme", "alpha_req", "anisotropy")   # profile metrics of one pass; RankMe and alpha-ReQ among them
     n_tokens: int = 8192               # vectors per entry and checkpoint
@@ -117,6 +117,7 @@ def heldout_loss(model, tokenizer, ck, source=None, n_tokens:int=8192, window:in
         count += len(wanted) * len(batch)
     return pd.DataFrame([dict(metric="val_loss", value=total / count, n_predicted=count, n_windows=len(ids), window=window)])
 
+# %% ../../nbs/figures/g2_spectra.ipynb #a17ea1ec
 def loss_measure(cfg:SpectraConfig, window:int, forward_batch:int=8) -> Measure:
     "`heldout_loss` on the windows of `spectra_measure(cfg, window)`, as a sweep measure loaded with it; out of memory, again with half the windows a forward batch."
     return Measure("loss", heldout_loss, dict(source=sweep_source(cfg.source), n_tokens=cfg.n_tokens, window=window,
@@ -133,6 +134,7 @@ def hub_tokens(ck:Checkpoint):
     m = re.fullmatch(r"EleutherAI/pythia-([0-9.]+[mb])(-deduped)?", ck.model)
     return pythia_checkpoints(m.group(1), bool(m.group(2)), [ck.step])[0].tokens if m and ck.step is not None else None
 
+# %% ../../nbs/figures/g2_spectra.ipynb #ed0b1f39
 def _study_runs(cfg:SpectraConfig, store:Path, progress:bool) -> list:
     "The rows of every seed's run of `cfg.size`, with the loss of its log."
     p, frames = get_preset(cfg.size), []
@@ -148,6 +150,7 @@ def _study_runs(cfg:SpectraConfig, store:Path, progress:bool) -> list:
         print(f"spectra: {cfg.size} seed {seed}: run found or trained in {t1 - t0:.0f} s, measured in {time.perf_counter() - t1:.0f} s", flush=True)
     return frames
 
+# %% ../../nbs/figures/g2_spectra.ipynb #bec6b00d
 def _hub_runs(cfg:SpectraConfig, store:Path, progress:bool) -> tuple:
     "The rows of every Hub run (one seed each), with the loss measured on the profile's windows, and the checkpoints left out."
     frames, gaps = [], []
@@ -164,8 +167,9 @@ def _hub_runs(cfg:SpectraConfig, store:Path, progress:bool) -> tuple:
                                   loss_source="measured on the profile's windows"))
     return frames, pd.concat(gaps, ignore_index=True)
 
+# %% ../../nbs/figures/g2_spectra.ipynb #9ef0ae89
 def compute_spectra(cfg:SpectraConfig, progress=False, cache=None) -> dict:
-    "RankMe, alpha-ReQ (and the other metrics of `cfg`) of every checkpoint: one profile pass each through `checkpoints.sweep` (cached jobs: a killed run resumes), with the held-out loss."
+    "RankMe, alpha-ReQ (and the other metrics of `cfg`) of every checkpoint: one profile pass each through `sweeps.sweep` (cached jobs: a killed run resumes), with the held-out loss."
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, missing = _hub_runs(cfg, store, progress) if cfg.runs else (_study_runs(cfg, store, progress), None)
     if not frames: raise RuntimeError(f"no checkpoint of any run was measured:\n{missing.to_string(index=False)}")
@@ -175,6 +179,7 @@ def compute_spectra(cfg:SpectraConfig, progress=False, cache=None) -> dict:
     if missing is not None and len(missing): res["spectra_missing"] = missing
     return res
 
+# %% ../../nbs/figures/g2_spectra.ipynb #328ec369
 def spectra_sweeps(cfg:SpectraConfig) -> dict:
     "{run label: its measures} of the Hub runs (the study's runs are trained here: nothing to plan)."
     return {name: [spectra_measure(cfg, window), loss_measure(cfg, window)] for name, _, window in cfg.runs}
@@ -193,6 +198,7 @@ def check_columns(df:pd.DataFrame, needed=NEEDED, what:str="a spectra table"):
     lacking = [c for c in needed if c not in getattr(df, "columns", ())]
     if lacking: raise ValueError(f"{what} needs the columns {list(needed)}; it lacks {lacking} (the `spectra` table of `compute_spectra` has them)")
 
+# %% ../../nbs/figures/g2_spectra.ipynb #0208763f
 def spectra_curves(df:pd.DataFrame, metric:str, entry="final_norm", run:str=None) -> pd.DataFrame:
     "A metric of one run over training, a column per seed: at the final norm, the last block, the blocks' mean (every block measured) or an entry index."
     check_columns(df)
@@ -243,6 +249,7 @@ def _phase(first:bool, rank:dict, alpha:dict) -> str:
     if rank["direction"] == "falls" and alpha["direction"] == "rises": return "compression-seeking"
     return ""
 
+# %% ../../nbs/figures/g2_spectra.ipynb #bb827351
 def _stretch(rank, alpha, a, b, first, rel, level) -> dict:
     "One stretch from step `a` to `b`: both metrics' `span_change` and the phase they make."
     r, q = span_change(rank, a, b, rel, level), span_change(alpha, a, b, rel, level)
@@ -250,6 +257,7 @@ def _stretch(rank, alpha, a, b, first, rel, level) -> dict:
                 **{f"rankme_{k}": r[k] for k in ("start_value", "end_value", "change", "low", "high", "threshold", "clear")},
                 **{f"alpha_{k}": q[k] for k in ("start_value", "end_value", "change", "low", "high", "threshold", "clear")})
 
+# %% ../../nbs/figures/g2_spectra.ipynb #95a62fe7
 def spectral_phases(rank:pd.DataFrame, alpha:pd.DataFrame, rel:float=0.05, level:float=0.95) -> pd.DataFrame:
     "Training cut at every turn of RankMe or alpha-ReQ (curves: a column per seed) that clears the margin; each stretch's two changes under the extremum test and its name among Li et al.'s phases."
     rank, alpha = rank.dropna(), alpha.dropna()
@@ -296,11 +304,13 @@ def run_entries(df:pd.DataFrame, run:str) -> list:
         except ValueError: pass
     return out
 
+# %% ../../nbs/figures/g2_spectra.ipynb #9dd34ab7
 def _turn_steps(curves:pd.DataFrame, kind:str) -> list:
     "Steps of the turns of a curve's seeds' mean that clear the margin, of one kind ('max' or 'min')."
     p = turning_points(curves).points
     return p[p.into_ok & p.out_ok & (p.kind == kind)].step.tolist()
 
+# %% ../../nbs/figures/g2_spectra.ipynb #ffd5d24d
 def _seed_band(ax, curves:pd.DataFrame, colour:str, **line):
     "The seeds' mean as a line and ±1 sd (ddof 1) as a band, step 0 drawn at 0.5."
     x, mean = np.maximum(curves.index.to_numpy(dtype=float), 0.5), curves.mean(axis=1)
@@ -309,6 +319,7 @@ def _seed_band(ax, curves:pd.DataFrame, colour:str, **line):
         ax.fill_between(x, mean - sd, mean + sd, color=colour, alpha=0.25, lw=0)
     ax.plot(x, mean, color=colour, marker="o", ms=1.5, **line)
 
+# %% ../../nbs/figures/g2_spectra.ipynb #1364ad70
 @styled
 def plot_spectra(t, cfg, axes=None):
     "RankMe, alpha-ReQ and the held-out loss over training, a column per run: a line per entry (seeds' mean, band ±1 sd), Li et al.'s phases of the final norm shaded, its turns that clear the margin marked, the anisotropy peak dotted; into 3 x runs `axes`, else a figure."

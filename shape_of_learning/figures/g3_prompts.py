@@ -13,14 +13,14 @@ import numpy as np
 import pandas as pd
 import scipy.stats
 from ..checks import integer
-from ..checkpoints import read_rows
+from ..store import read_rows
 from ..data import TextSource, text_source
 from ..models import load_model
 from ..profile import special_affixes, model_positions
 from ..prompts import PromptSpec, prompt_profile, prompt_summary, id_loss_correlation
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, PALETTE, GREY
-from .p1_profiles import job_store, seed_job
+from ..plots import job_store, seed_job
 
 # %% auto #0
 __all__ = ['PROMPTS_VERSION', 'MIN_PROMPTS', 'PILE_PROMPTS', 'PROMPTS_CONFIGS', 'PUBLISHED', 'PROMPTS', 'CONDITIONS',

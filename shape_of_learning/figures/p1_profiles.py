@@ -7,29 +7,28 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/p1_profiles.
 # %% ../../nbs/figures/p1_profiles.ipynb #dd768da9
 from __future__ import annotations
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
-from ..checkpoints import ResultStore, job_key, read_rows
+from ..store import read_rows
 from ..data import text_source
 from ..hidden import layer_names
 from ..profile import (ProfileSpec, layer_profile, layer_vectors, outlier_mask, metric_rows,
                                        vector_positions)
 from ..models import load_model
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
-from ..reproduce import TaskConfig, Task, register, run_task, dtype_column, default_cache
+from ..reproduce import TaskConfig, Task, register, run_task, dtype_column
 from ..style import figure, styled, title, label, color, colors, markers, token_text
-from .p1_study import turning_points
+from ..plots import turning_points, job_store, seed_job, seed_means
 
 # %% auto #0
 __all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'SWEEP_RULES', 'RULE_WORDS', 'PROFILE_METRICS', 'AVGCOS_METRICS',
-           'PROFILES', 'AVGCOS', 'SEED_KEYS', 'PANELS', 'FACTOR_COLORS', 'GREY', 'ProfileConfig', 'any_layer_mask',
-           'sweep_rows', 'profile_spec_of', 'outlier_sweep', 'job_store', 'seed_job', 'profile_job', 'compute_profiles',
-           'compute_avgcos', 'main_rows', 'seed_means', 'top_tokens', 'shown_tokens', 'plot_sweep',
-           'plot_profile_panels', 'profile_summary', 'bell_test', 'sweep_summary', 'plot_first_position',
-           'plot_profiles', 'plot_avgcos', 'profile_findings', 'avgcos_findings']
+           'PROFILES', 'AVGCOS', 'PANELS', 'FACTOR_COLORS', 'GREY', 'ProfileConfig', 'any_layer_mask', 'sweep_rows',
+           'profile_spec_of', 'outlier_sweep', 'profile_job', 'compute_profiles', 'compute_avgcos', 'main_rows',
+           'top_tokens', 'shown_tokens', 'plot_sweep', 'plot_profile_panels', 'profile_summary', 'bell_test',
+           'sweep_summary', 'plot_first_position', 'plot_profiles', 'plot_avgcos', 'profile_findings',
+           'avgcos_findings']
 
 # %% ../../nbs/figures/p1_profiles.ipynb #43a064da
 @dataclass(frozen=True)
@@ -96,6 +95,7 @@ def profile_spec_of(cfg, window:int, kind:str, seed:int) -> ProfileSpec:
     return ProfileSpec(metrics=metrics, n_tokens=cfg.n_tokens, batch_size=min(4096, cfg.n_tokens), outliers=("keep", "drop"),
                        window=window, seed=seed, first=("drop", "keep") if kind == "decoder" else "drop")
 
+# %% ../../nbs/figures/p1_profiles.ipynb #24f3138f
 def outlier_sweep(model, tokenizer, source, spec:ProfileSpec, factors, model_name:str, progress=False) -> pd.DataFrame:
     "A decoder's anisotropy at every entry under both outlier rules and every factor (`sweep_rows`), on the vectors the profile pass measures (first position dropped), in one more forward pass."
     spec = replace(spec, first="drop", outliers="keep", metrics=("anisotropy",))
@@ -108,13 +108,7 @@ def outlier_sweep(model, tokenizer, source, spec:ProfileSpec, factors, model_nam
                 source_tokens=spec.source_tokens)
     return rows.assign(**meta)
 
-def job_store(cache=None) -> ResultStore: return ResultStore(Path(cache or default_cache()) / "jobs")
-
-def seed_job(task:str, cfg, entry, seed:int, table:str, version:int) -> dict:
-    "The cache key of one table of one model and one seed of a seeded task (the other seeds and models do not enter it)."
-    fields = {k: v for k, v in cfg.key().items() if k not in ("seeds", "models")}
-    return job_key(task=task, table=table, version=version, config=type(cfg).__name__, fields=fields, model=list(entry), seed=seed)
-
+# %% ../../nbs/figures/p1_profiles.ipynb #d0a9b9d3
 def profile_job(cfg, entry, seed:int, progress=False, cache=None) -> dict:
     "One model under one window-draw seed (cached): the profile rows (a decoder's: with its `outlier_sweep`), and the vectors its outlier rule flags."
     store = job_store(cache)
@@ -132,6 +126,7 @@ def profile_job(cfg, entry, seed:int, progress=False, cache=None) -> dict:
     for t, df in tables.items(): store.write(keys[t], df)
     return {t: read_rows(store.csv_path(k)) for t, k in keys.items()}
 
+# %% ../../nbs/figures/p1_profiles.ipynb #17d0122f
 def compute_profiles(cfg, progress=False, cache=None) -> dict:
     "Fig. 1 (and 5) profiles of every model under every seed of `cfg.seeds`, each (model, seed) a cached job (`profile_job`): one row per seed."
     jobs = [profile_job(cfg, entry, seed, progress, cache) for seed in cfg.seeds for entry in cfg.models]
@@ -140,12 +135,14 @@ def compute_profiles(cfg, progress=False, cache=None) -> dict:
     if named: out["outliers"] = pd.concat(named, ignore_index=True)   # none flagged: no table
     return out
 
+# %% ../../nbs/figures/p1_profiles.ipynb #dfad932d
 def compute_avgcos(cfg, progress=False, cache=None) -> dict:
     "Section 2.3: average cosine, plain and centered, and the centered SVD anisotropy per layer and seed, read from the profile pass (first position dropped, outliers kept)."
     df = main_rows(run_task(PROFILES, cfg, cache=cache, progress=progress)[0]["profiles"])
     keep = df.metric.isin(AVGCOS_METRICS) & (df["first"] == "drop") & (df.outliers == "keep")
     return {"avgcos": df[keep].drop(columns=["outlier_rule", "sweep"]).reset_index(drop=True)}
 
+# %% ../../nbs/figures/p1_profiles.ipynb #2c976556
 def main_rows(df:pd.DataFrame) -> pd.DataFrame:
     "The profile pass's own rows of a profile table (the outlier sweep's rows, `sweep`, left out)."
     return df[~df["sweep"].astype(bool)] if "sweep" in df else df
@@ -157,22 +154,6 @@ PROFILES = register(Task("profiles", "P1 Figs. 1, 5", ("profiles", "outliers"), 
 AVGCOS = register(Task("avgcos", "P1 sec. 2.3", ("avgcos",), ("avgcos",), AVGCOS_CONFIGS,
                        compute_avgcos, lambda t, cfg: {"avgcos": plot_avgcos(t, cfg)}, lambda t: avgcos_findings(t),
                        version=3))   # 2: read from the profile pass instead of a second forward pass; 3: several seeds
-
-# %% ../../nbs/figures/p1_profiles.ipynb #358d0d51
-SEED_KEYS = ("model", "kind", "source", "special", "first", "outliers", "outlier_rule", "outlier_factor", "layer", "layer_name", "metric")
-
-def seed_means(df:pd.DataFrame) -> pd.DataFrame:
-    "What the figures draw from a table with a row per seed: one row per model x source x policy x layer x metric with `value` the mean over seeds, `seed_sd` the sd over seeds (ddof = 1; NaN with one seed), `seeds`, `batch_sd` (each seed's batch sd with ddof = 1, from the table's np.std over `n_batches`; NaN without batches) averaged over seeds, and `n_vectors`, `n_outliers` averaged over seeds."
-    keys = [k for k in SEED_KEYS if k in df]
-    nb = df.n_batches if "n_batches" in df else pd.Series(1, index=df.index)
-    d = df.assign(_batch=(df["std"] * np.sqrt(nb / (nb - 1))).where(nb > 1) if "std" in df else np.nan,
-                  _n=df.n_vectors if "n_vectors" in df else np.nan, _out=df.n_outliers if "n_outliers" in df else np.nan,
-                  _nb=nb)
-    g = d.groupby(keys, sort=False, dropna=False)
-    out = g.agg(value=("value", "mean"), seed_sd=("value", lambda v: v.std(ddof=1) if len(v) > 1 else np.nan),
-                seeds=("seed", "nunique"), batch_sd=("_batch", "mean"), n_vectors=("_n", "mean"), n_outliers=("_out", "mean"),
-                n_batches=("_nb", "min"))
-    return out.reset_index()
 
 # %% ../../nbs/figures/p1_profiles.ipynb #679dcfff
 PANELS = (("anisotropy", "anisotropy (centered SVD)"), ("twonn", "ID (TwoNN)"), ("intersim", "InterSim (average cosine)"),
@@ -203,6 +184,7 @@ def _bands(ax, x, g, c):
     if g.seed_sd.notna().any(): ax.fill_between(x, g.value - g.seed_sd, g.value + g.seed_sd, color=c, alpha=0.2, lw=0)
     if g.batch_sd.notna().any(): ax.fill_between(x, g.value - g.batch_sd, g.value + g.batch_sd, color=c, alpha=0.35, lw=0)
 
+# %% ../../nbs/figures/p1_profiles.ipynb #fc3915b1
 def plot_sweep(t, model:str, ax, factors=None):
     "One decoder's anisotropy (seeds' mean, ±1 sd over seeds) with the outliers dropped by the per-layer rule (solid) and the any-layer rule (dashed) at each factor, and kept (grey), against relative depth."
     df = t["profiles"]
@@ -221,6 +203,7 @@ def plot_sweep(t, model:str, ax, factors=None):
     ax.set(ylim=(0, 1.05), ylabel=f"anisotropy, {model}")
     return True
 
+# %% ../../nbs/figures/p1_profiles.ipynb #ece0b450
 FACTOR_COLORS = ("#D55E00", "#E69F00", "#009E73", "#0072B2", "#CC79A7")   # Okabe-Ito: 3x ... 20x
 GREY = "#999999"
 
@@ -328,7 +311,7 @@ def profile_summary(t) -> pd.DataFrame:
 
 # %% ../../nbs/figures/p1_profiles.ipynb #57e00ab2
 def bell_test(t, metric:str="anisotropy", outliers:str="keep", rel:float=0.05, level:float=0.95, rule:str=None, factor:float=None) -> pd.DataFrame:
-    "Per model (first position dropped): every interior maximum of the seeds' mean profile over depth that clears both ends (`p1_study.turning_points` on a column per seed: the change from each end with a t-interval over seeds, against a margin of `rel`; one seed: the margin alone); a bell when one is in the middle third; the highest such, with conservative lower ends from the batch sds. `rule` and `factor`: the outlier sweep's rows (outliers dropped by that rule at that factor) instead of the profile's."
+    "Per model (first position dropped): every interior maximum of the seeds' mean profile over depth that clears both ends (`plots.turning_points` on a column per seed: the change from each end with a t-interval over seeds, against a margin of `rel`; one seed: the margin alone); a bell when one is in the middle third; the highest such, with conservative lower ends from the batch sds. `rule` and `factor`: the outlier sweep's rows (outliers dropped by that rule at that factor) instead of the profile's."
     from scipy import stats
     df = t["profiles"]
     if rule is None: sel = main_rows(df)[lambda d: (d["first"] == "drop") & (d.metric == metric) & (d.outliers == outliers)]
@@ -496,6 +479,7 @@ def profile_findings(t) -> list:
                      f"{m['keep']:.3f} / {m['drop']:.3f}"))
     return rows
 
+# %% ../../nbs/figures/p1_profiles.ipynb #e32b0236
 def avgcos_findings(t) -> list:
     "Section 2.3: the largest average cosine of each model (seeds' mean), plain and centered."
     p = seed_means(t["avgcos"]).pivot_table(index=["model", "layer"], columns="metric", values="value")

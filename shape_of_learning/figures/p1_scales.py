@@ -8,7 +8,6 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/p1_scales.ht
 from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
-import numpy as np
 import pandas as pd
 from ..data import text_source
 from ..hidden import layer_names
@@ -34,6 +33,7 @@ class ScalesConfig(TaskConfig):
     n_min: int = 32                                   # decimation's smallest block
     positive: ClassVar[tuple] = ("n_tokens", "range_max", "n_min")
 
+# %% ../../nbs/figures/p1_scales.ipynb #df94130e
 SCALES_CONFIGS = {"offline": ScalesConfig("offline", OFFLINE_ABOUT),
                   "quick": ScalesConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, depths=(0.0, 0.5, 1.0), n_tokens=1024,
                                         range_max=16),
@@ -44,6 +44,7 @@ def depth_layers(n_entries:int, depths) -> list:
     "Entry indices at relative depths (0 = embeddings, 1 = the last entry), rounded, without repeats."
     return list(dict.fromkeys(int(round(d * (n_entries - 1))) for d in depths))
 
+# %% ../../nbs/figures/p1_scales.ipynb #bd188e79
 def compute_scales(cfg, progress=False, cache=None) -> dict:
     "id_scaling of the vectors of each chosen layer of each model, with the layer, its relative depth and the effective rank."
     source, frames = text_source(cfg.source), []
@@ -113,6 +114,7 @@ def scale_growth(df) -> pd.DataFrame:
                          rank_large=int(gr.n2.iloc[-1])))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/figures/p1_scales.ipynb #cb06e007
 def scales_findings(t) -> list:
     "Per model: the ID of the middle layer at the smallest and the largest scale."
     g = scale_growth(t["scales"])

@@ -13,7 +13,9 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
-from ..checkpoints import ResultStore, Measure, job_key, local_checkpoints, profile_measure, sweep, SWEEP_CHECKS
+from ..catalog import local_checkpoints
+from ..store import ResultStore, job_key
+from ..sweeps import Measure, profile_measure, sweep, SWEEP_CHECKS
 from ..data import sol_cache
 from ..train import trained_series, training_log, get_preset, build_model, train_windows, preset_tokenizer
 from ..hidden import layer_names, layer_states
@@ -22,16 +24,16 @@ from ..knn import knn
 from ..intrinsic_dim import twonn, mada, mom, gride, id_scaling
 from ..reproduce import TaskConfig, Task, register, figures_dir
 from ..style import figure, styled, title, label, color
+from ..plots import turning_points
 from .training import sweep_source, share_y, layer_rows
 
 # %% auto #0
 __all__ = ['STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATORS', 'NAMES', 'FORMATS', 'STUDY_SCALES_CONFIGS', 'STUDY_SCALES',
            'SCALE_NAMES', 'StudyConfig', 'size_label', 'model_size', 'runs_store', 'run_key', 'study_run', 'run_keys',
-           'study_progress', 'compute_study', 'initial_model', 'neighbour_structure', 'seed_curves', 'Turns',
-           'turns_sentence', 'turning_points', 'study_turns', 'curve_verdict', 'study_verdicts', 'size_table',
-           'plot_curves', 'plot_layers', 'plot_study', 'study_findings', 'StudyScalesConfig', 'scale_rows',
-           'scales_measure', 'compute_study_scales', 'scale_curves', 'scale_verdicts', 'plot_study_scales',
-           'study_scales_findings']
+           'study_progress', 'compute_study', 'initial_model', 'neighbour_structure', 'seed_curves', 'study_turns',
+           'curve_verdict', 'study_verdicts', 'size_table', 'plot_curves', 'plot_layers', 'plot_study',
+           'study_findings', 'StudyScalesConfig', 'scale_rows', 'scales_measure', 'compute_study_scales',
+           'scale_curves', 'scale_verdicts', 'plot_study_scales', 'study_scales_findings']
 
 # %% ../../nbs/figures/p1_study.ipynb #1f08b874
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class StudyConfig(TaskConfig):
         "What defines the results: everything but the names, titles and where finished runs are kept."
         return {k: v for k, v in super().key().items() if k != "runs_dir"}
 
+# %% ../../nbs/figures/p1_study.ipynb #a5ec223c
 STUDY_CONFIGS = {
     "offline": StudyConfig("offline", "untied decoders trained here on the offline Wikipedia text: 3 sizes x 3 seeds, "
                                       "3,000 steps of 2,048 tokens; 8,192 held-out tokens per layer and checkpoint",
@@ -66,6 +69,7 @@ def size_label(preset:str) -> str:
     "S, M, L from study-S, study-gpu-M, ..."
     return preset.rsplit("-", 1)[-1]
 
+# %% ../../nbs/figures/p1_study.ipynb #9de7ec11
 def model_size(preset) -> dict:
     "Parameter counts of an untied decoder of `preset`: all, and without the input and output embeddings."
     m = build_model("decoder", preset)
@@ -74,12 +78,12 @@ def model_size(preset) -> dict:
     p = get_preset(preset)
     return dict(params=total, params_nonembedding=total - emb, layers=p.layers, d=p.d)
 
+# %% ../../nbs/figures/p1_study.ipynb #e6ee64a3
 def runs_store(cfg:StudyConfig, cache=None) -> ResultStore:
     "Where finished runs are kept: `cfg.runs_dir` (committed with the figures), else the reproduction cache."
     if cfg.runs_dir is None: return ResultStore(Path(cache or sol_cache() / "reproduce") / "study_runs")
     d = Path(cfg.runs_dir)
     return ResultStore(d if d.is_absolute() else figures_dir().parent / d)
-
 
 # %% ../../nbs/figures/p1_study.ipynb #c4e48dee
 STUDY_VERSION = 1
@@ -90,6 +94,7 @@ def run_key(cfg:StudyConfig, preset:str, seed:int, table:str) -> dict:
     return job_key(task="study", version=STUDY_VERSION, table=table, preset=asdict(get_preset(preset)), seed=seed,
                    measure=measure)
 
+# %% ../../nbs/figures/p1_study.ipynb #51f73648
 def study_run(cfg:StudyConfig, preset:str, seed:int, progress:bool=False, cache=None) -> dict:
     "Train one run (or finish it) and profile every checkpoint: {'profile': rows, 'log': the training log}."
     t0 = time.perf_counter()
@@ -110,11 +115,13 @@ def study_run(cfg:StudyConfig, preset:str, seed:int, progress:bool=False, cache=
     log = log.assign(train_windows=n_windows, session_seconds=t1 - t0, profile_seconds=time.perf_counter() - t1)
     return dict(profile=tagged(prof), log=tagged(log))
 
+# %% ../../nbs/figures/p1_study.ipynb #1e79544f
 def run_keys(cfg:StudyConfig) -> list:
     "(preset, seed, {table: store key}) of every run, seeds outermost: the order the study trains them in."
     return [(preset, seed, {t: run_key(cfg, preset, seed, t) for t in ("profile", "log")})
             for seed in range(cfg.seeds) for preset in cfg.sizes]
 
+# %% ../../nbs/figures/p1_study.ipynb #41affded
 def study_progress(cfg="offline", cache=None) -> pd.DataFrame:
     "Every run of a study in the order `compute_study` takes them: finished or not, and the finished ones' times (nothing is trained)."
     cfg = STUDY_CONFIGS[cfg] if isinstance(cfg, str) else cfg
@@ -128,6 +135,7 @@ def study_progress(cfg="offline", cache=None) -> pd.DataFrame:
                          val_loss=log.val_loss.iloc[-1] if done else np.nan))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/figures/p1_study.ipynb #9dd17575
 def compute_study(cfg:StudyConfig, progress=False, cache=None) -> dict:
     "Every run of the study, seeds outermost; a finished run's tables are read from `runs_store`, a missing one is made."
     store = runs_store(cfg, cache)
@@ -146,12 +154,12 @@ def compute_study(cfg:StudyConfig, progress=False, cache=None) -> dict:
 STUDY = register(Task("study", "P1 Figs. 2-4 (seeds, sizes)", ("study", "study_logs"), ("study", "study_layers"),
                       STUDY_CONFIGS, compute_study, lambda t, cfg: plot_study(t, cfg), lambda t: study_findings(t)))
 
-
 # %% ../../nbs/figures/p1_study.ipynb #7725d0b5
 def initial_model(preset:str, seed:int=0):
     "Step 0 of a study run without training it: the seeded initialisation `train_model` saves as step0, and the run's tokenizer."
     return build_model("decoder", preset, seed=seed).eval(), preset_tokenizer(preset)
 
+# %% ../../nbs/figures/p1_study.ipynb #e47f9366
 @torch.no_grad()
 def neighbour_structure(model, tokenizer, source, n_tokens:int=4096, window:int=127, seed:int=0) -> pd.DataFrame:
     "Per layer: the three ID estimators on all vectors, how many first neighbours are the same token, and the estimators on one vector per token."
@@ -170,7 +178,6 @@ def neighbour_structure(model, tokenizer, source, n_tokens:int=4096, window:int=
         rows.append(row)
     return pd.DataFrame(rows)
 
-
 # %% ../../nbs/figures/p1_study.ipynb #c3424260
 ESTIMATORS = ("twonn", "mada", "mom")
 NAMES = dict(twonn="TwoNN", mada="MADA", mom="MoM", anisotropy="anisotropy", intersim="InterSim")
@@ -178,80 +185,10 @@ FORMATS = dict(anisotropy=".3f", intersim=".3f")          # how a verdict writes
 
 def _sizes(df) -> list: return list(dict.fromkeys(df["size"]))
 
+# %% ../../nbs/figures/p1_study.ipynb #fb690e02
 def seed_curves(df:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
     "A metric over training, one column per (size, seed): its mean over the blocks' outputs, at the embedding output, or over every layer (paper 1's mean)."
     return layer_rows(df, metric, layers).groupby(["size", "seed", "step"]).value.mean().unstack(["size", "seed"]).sort_index()
-
-# %% ../../nbs/figures/p1_study.ipynb #ea6a9c82
-@dataclass
-class Turns:
-    "A curve's turning points: `points` (a row per interior extremum of the seeds' mean), `changes` (a row per stretch between anchors), the `verdict` sentence made from them, and the number of `seeds`."
-    points: pd.DataFrame
-    changes: pd.DataFrame
-    verdict: str
-    seeds: int
-
-# %% ../../nbs/figures/p1_study.ipynb #d23e0345
-def turns_sentence(points:pd.DataFrame, changes:pd.DataFrame, seeds:int, axis:str="step", fmt:str=".2f", level:float=0.95) -> str:
-    "The verdict in words: the turns that clear the margin, then every stretch that clears it (change, interval, margin), chained where two meet."
-    at = lambda x: f"{int(x):,}" if float(x).is_integer() else f"{x:g}"          # 3,000; a relative depth 0.5
-    clear = points[points.into_ok & points.out_ok]
-    if not len(points): head = "no interior turn"
-    elif not len(clear): head = f"no turn clears the margin ({len(points)} tested)"
-    else:
-        named = [f"{'a peak' if r.kind == 'max' else 'a trough'} at {axis} {at(r[axis])}" for _, r in clear.iterrows()]
-        head = (", ".join(named[:-1]) + " and " if len(named) > 1 else "") + named[-1] + (" clears" if len(named) == 1 else " clear") + " the margin"
-    if seeds < 2: head += " (one seed: no interval, the margin alone)"
-    parts, last = [], None
-    for r in changes[changes.clear].itertuples():
-        verb = "rises" if r.change > 0 else "falls"
-        ci = f", {level:.0%} interval {r.low:+{fmt}} to {r.high:+{fmt}}" if seeds > 1 else ""
-        about = f"({r.change:+{fmt}}{ci}; margin {r.threshold:{fmt}})"
-        if r.start == last: parts[-1] += f", then {verb} to {r.end_value:{fmt}} by {axis} {at(r.end)} {about}"
-        else: parts.append(f"{verb} {r.start_value:{fmt}} -> {r.end_value:{fmt}} by {axis} {at(r.end)} {about}")
-        last = r.end
-    return f"{head}: " + ("; ".join(parts) if parts else "no change clears the margin")
-
-# %% ../../nbs/figures/p1_study.ipynb #b9934edd
-def turning_points(curves:pd.DataFrame, rel:float=0.05, level:float=0.95, fmt:str=".2f") -> Turns:
-    "Every interior local maximum and minimum of the seeds' mean curve (`curves`: indexed by step or depth, a column per seed), the change into and out of each per seed with a t-interval over seeds, against a margin of `rel` of the larger value a change joins."
-    from scipy import stats
-    c = curves.dropna().sort_index()
-    if len(c) < 3: raise ValueError(f"a curve needs at least 3 points to turn; got {len(c)}")
-    axis, n = c.index.name or "step", c.shape[1]
-    x, v = c.index.to_numpy(), c.to_numpy(dtype=float)
-    m = v.mean(axis=1)
-    slope = pd.Series(np.sign(np.diff(m))).replace(0, np.nan).ffill().bfill().fillna(0).to_numpy()   # flat: as before
-    turns = [i for i in range(1, len(m) - 1) if slope[i - 1] != slope[i]]
-    tq = stats.t.ppf((1 + level) / 2, n - 1) if n > 1 else np.nan
-    def change(a, b) -> dict:                            # every seed's v[b] - v[a]: mean, t-interval, margin, clear
-        d = v[b] - v[a]; mean = d.mean()
-        half = tq * d.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
-        thr = rel * max(abs(m[a]), abs(m[b]))
-        ok = (mean - half > thr if mean > 0 else mean + half < -thr) if n > 1 else abs(mean) > thr
-        return dict(start=x[a], end=x[b], start_value=m[a], end_value=m[b], change=mean, low=mean - half,
-                    high=mean + half, threshold=thr, clear=bool(ok))
-    anchors = [0, *turns, len(m) - 1]
-    changes = pd.DataFrame([change(a, b) for a, b in zip(anchors[:-1], anchors[1:])],
-                           columns=["start", "end", "start_value", "end_value", "change", "low", "high", "threshold", "clear"])
-    up = lambda r, sign: (sign * r["change"], r["low"] if sign > 0 else -r["high"])   # a change as a rise (sign 1) or a fall, and its lower end
-    rows = []
-    for j, i in enumerate(turns):
-        sign = 1 if slope[i - 1] > 0 else -1             # 1: a maximum (a rise into it), -1: a minimum
-        into, out = changes.iloc[j], changes.iloc[j + 1]
-        first, last = change(0, i), change(i, len(m) - 1)
-        (into_size, into_low), (out_size, out_low) = up(into, sign), up(out, -sign)
-        (first_size, first_low), (last_size, last_low) = up(first, sign), up(last, -sign)
-        rows.append({"kind": "max" if sign > 0 else "min", axis: x[i], "value": m[i],
-                     "value_sd": float(v[i].std(ddof=1)) if n > 1 else np.nan,
-                     "before": into.start, "into": into_size, "into_low": into_low, "into_ok": bool(into.clear),
-                     "after": out.end, "out": out_size, "out_low": out_low, "out_ok": bool(out.clear),
-                     "from_first": first_size, "from_first_low": first_low, "to_last": last_size, "to_last_low": last_low,
-                     "ends_ok": bool(first["clear"] and last["clear"] and first_size > 0 and last_size > 0)})
-    points = pd.DataFrame(rows, columns=["kind", axis, "value", "value_sd", "before", "into", "into_low", "into_ok", "after",
-                                         "out", "out_low", "out_ok", "from_first", "from_first_low", "to_last",
-                                         "to_last_low", "ends_ok"])
-    return Turns(points, changes, turns_sentence(points, changes, n, axis, fmt, level), n)
 
 # %% ../../nbs/figures/p1_study.ipynb #032e9394
 def study_turns(df:pd.DataFrame, metric:str="twonn", layers:str="blocks", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
@@ -434,6 +371,7 @@ def scale_rows(model, tokenizer, ck, source=None, n_tokens:int=8192, window:int=
     rows = pd.concat(frames, ignore_index=True)
     return rows.assign(rank=rows.n2 * rows.blocks)
 
+# %% ../../nbs/figures/p1_study.ipynb #d36c7a8e
 def scales_measure(cfg:StudyScalesConfig) -> Measure:
     "`scale_rows` under `cfg` as a sweep measure: every checkpoint a cached job."
     params = dict(source=sweep_source(cfg.source), n_tokens=cfg.n_tokens, window=get_preset(cfg.size).ctx - 1,

@@ -15,8 +15,8 @@ from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QU
 from ..profile import layer_profile
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, color
-from .p1_profiles import job_store, seed_job, seed_means
-from ..checkpoints import read_rows
+from ..store import read_rows
+from ..plots import job_store, seed_job, seed_means
 
 # %% auto #0
 __all__ = ['COSINE_CONFIGS', 'COSINE_VERSION', 'COSINE', 'CosineConfig', 'compute_cosine', 'plot_cosine', 'cosine_findings']
@@ -34,6 +34,7 @@ class CosineConfig(TaskConfig):
     positive: ClassVar[tuple] = ("n_tokens",)
     seed_tuples: ClassVar[tuple] = ("seeds",)
 
+# %% ../../nbs/figures/p2_cosine.ipynb #013a8f03
 COSINE_CONFIGS = {"offline": CosineConfig("offline", OFFLINE_ABOUT),               # three seeds: (0, 1, 2)
                   "quick": CosineConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=2048, seeds=(0,)),   # CI's time
                   "paper": CosineConfig("paper", "Pythia 70M-6.9B (Hub), the Pile", device="cuda", dtype="bfloat16",

@@ -14,7 +14,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 from ..anisotropy import average_cosine
-from ..checkpoints import Measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS
+from ..sweeps import Measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS
 from ..data import LabeledTexts, labeled_texts, sol_cache
 from ..downstream import layer_features, stratified_folds, probe_accuracy, probe_profile, isotropy_correlation, correlation_verdict, NEWTON_MAX
 from ..models import QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
@@ -66,6 +66,7 @@ class ProbeConfig(TaskConfig):
     tol: float = 1e-9               # L-BFGS gradient tolerance of the probes (the paper's: 1e-6, see the series section)
     positive: ClassVar[tuple] = ("per_class",)
 
+# %% ../../nbs/figures/p2_downstream.ipynb #096cafff
 PROBE_CONFIGS = {"offline": ProbeConfig("offline", QUICK_ABOUT),
                  "quick": ProbeConfig("quick", QUICK_ABOUT, per_class=8, polarity=False),
                  "paper": ProbeConfig("paper", "Pythia 70M-2.8B (Hub), SST-2 and TREC", device="cuda", dtype="bfloat16",
@@ -193,6 +194,7 @@ def series_rows(model, tokenizer, ck, sets=(), layer:int=-1, batch_size:int=64, 
                          n_texts=int(p.n_texts), n_classes=int(p.n_classes)))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/figures/p2_downstream.ipynb #d00b0940
 def texts_fingerprint(loaded:dict) -> str:
     "What the loaded sets hold (texts, labels, classes): in a sweep job's key, so changed data is measured again."
     h = hashlib.sha256()
@@ -207,6 +209,7 @@ def series_measure(cfg, loaded:dict) -> Measure:
                    params=dict(sets=cfg.sets, layer=cfg.layer, batch_size=cfg.batch_size, tol=cfg.tol,
                                newton_max=NEWTON_MAX, texts=texts_fingerprint(loaded)))
 
+# %% ../../nbs/figures/p2_downstream.ipynb #f7efc1d3
 def series_sweeps(cfg) -> dict:
     "{run label: [its measure]} of the runs on the Hub (the probe sets are loaded: their texts are in the jobs' keys)."
     hub = [label for label, spec in cfg.runs if not spec.startswith("trained:")]
@@ -215,7 +218,7 @@ def series_sweeps(cfg) -> dict:
 
 # %% ../../nbs/figures/p2_downstream.ipynb #bdfb69c9
 def compute_probe_series(cfg, progress=False, cache=None) -> dict:
-    "Every checkpoint of every run through `checkpoints.sweep` (resumable; duplicated checkpoints measured once and named)."
+    "Every checkpoint of every run through `sweeps.sweep` (resumable; duplicated checkpoints measured once and named)."
     measure = series_measure(cfg, {s.name: s.load() for s in cfg.sets})
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, gaps = [], []

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
 from ..weights import weight_table, svd_projection, unembedding_matrix, embedding_matrix, SIGNS, load_skeleton
-from ..checkpoints import Checkpoint, evict_checkpoint
+from ..catalog import Checkpoint
+from ..sweeps import evict_checkpoint
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, colors, wrap, PALETTE, GREY, ONE_COLUMN, TWO_COLUMN
 
@@ -25,6 +26,7 @@ class WeightsConfig(TaskConfig):
     "I(W), the final norm and SVD projections of a list of models (weights only: no text)."
     models: tuple = OFFLINE_MODELS                     # (label, name, window); the window is not used
 
+# %% ../../nbs/figures/p2_weights.ipynb #a3f85050
 WEIGHTS_CONFIGS = {"offline": WeightsConfig("offline", OFFLINE_ABOUT), "quick": WeightsConfig("quick", QUICK_ABOUT, models=QUICK_MODELS),
                    "paper": WeightsConfig("paper", "the Pythia suite (Hub)", device="cuda", models=PYTHIA_MODELS)}
 

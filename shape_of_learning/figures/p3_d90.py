@@ -13,7 +13,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
-from ..checkpoints import ResultStore, job_key, read_rows
+from ..store import ResultStore, job_key, read_rows
 from ..data import labeled_texts, sol_cache
 from ..models import minilm_path, quiet_transformers
 from ..subspace import encode, d90, D90, Subspace, fit
@@ -45,6 +45,7 @@ class D90Config(TaskConfig):
     said_groups: str = "tensor"         # SAID scale groups: "tensor" or "layer"
     positive: ClassVar[tuple] = ("train", "test", "length", "epochs")
 
+# %% ../../nbs/figures/p3_d90.ipynb #6724ee30
 D90_CONFIGS = {
     "offline": D90Config("offline", "offline: all-MiniLM-L6-v2 on two wiki-topics classes, not the paper's model"),
     "quick": D90Config("quick", "offline: all-MiniLM-L6-v2 on two wiki-topics classes, not the paper's model", train=24, test=24,
@@ -75,6 +76,7 @@ def task_data(tok, task:tuple, n_train:int, n_test:int, length:int) -> tuple:
         return encode(tok, list(zip(list(d["sentence1"]), list(d["sentence2"]))), list(d["label"]), max_length=length)
     return enc("train", n_train), enc("validation", n_test)
 
+# %% ../../nbs/figures/p3_d90.ipynb #7df47b82
 def compute_d90(cfg, progress=False, cache=None) -> dict:
     "Full fine-tuning, then DID and SAID over the subspace sizes and learning rates: one row per run."
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
@@ -110,11 +112,13 @@ def d90_text(r:D90, method:str) -> str:
     if not len(c): return "none (every run diverged)"
     return f"none (best {c.accuracy.max():.3f} < target {r.target:.3f} up to d = {int(c.d.max())})"
 
+# %% ../../nbs/figures/p3_d90.ipynb #b56e7643
 def task_text(task:str, cfg) -> str:
     "A d90 table's `task` in words: 'wiki-topics: Mathematics vs Physical sciences' when it is the configuration's class list."
     parts = tuple(getattr(cfg, "task", ()))
     return f"{parts[0]}: {' vs '.join(parts[1:])}" if len(parts) > 2 and " ".join(parts) == task else task
 
+# %% ../../nbs/figures/p3_d90.ipynb #b73c753f
 @styled
 def plot_d90(t, cfg, ax=None):
     "Fig. 1: held-out accuracy against d for DID and SAID, with full fine-tuning and the 90% target; into `ax`, else a one-column figure."
@@ -282,6 +286,7 @@ def d_text(v) -> str:
     "A d of the grid as text ('141'), or 'none' for NaN."
     return "none" if v != v else str(int(v))
 
+# %% ../../nbs/figures/p3_d90.ipynb #526f5093
 def d90_span(r) -> str:
     "A method's d90 and its interval as text: '141 [100, 200]'; '≤100' when the smallest d run is not ruled out, '>1000' when no d of the grid clears the target, 'none' when none reaches it."
     if r.d90 != r.d90: return "none"
@@ -348,10 +353,12 @@ class D90ParamsConfig(D90Config):
     "The d90 configuration run once per model (paper 3, Fig. 3)."
     models: tuple = ("minilm",)                # Hub ids, folders, or "minilm"
 
+# %% ../../nbs/figures/p3_d90.ipynb #a50ad3ba
 def d90_settings(cfg) -> dict:
     "The fields of a `D90Config` that `cfg` (a D90Config or a subclass) holds."
     return {f.name: getattr(cfg, f.name) for f in fields(D90Config)}
 
+# %% ../../nbs/figures/p3_d90.ipynb #306a9305
 def params_config(base:D90Config, name:str, about:str, models:tuple) -> D90ParamsConfig:
     "A `D90ParamsConfig` with every setting of a d90 configuration."
     return D90ParamsConfig(**d90_settings(base) | dict(name=name, about=about), models=models)
@@ -369,6 +376,7 @@ def d90_params_row(tab:pd.DataFrame) -> dict:
                 **{f"d90_{m}": r.d90.get(m, np.nan) for m in ("did", "said")},
                 **({"precision": tab.precision.iloc[0]} if "precision" in tab else {}))
 
+# %% ../../nbs/figures/p3_d90.ipynb #628886c6
 def compute_d90_params(cfg, progress=False, cache=None) -> dict:
     "d90 of DID and SAID for every model of `cfg.models`, each the `d90` task's run (read from its cache when done)."
     base = D90Config(**d90_settings(cfg))
@@ -394,6 +402,7 @@ def plot_d90_params(t, cfg, ax=None):
         title(fig, f"d90 vs parameters (paper 3, Fig. 3): {what}", cfg.about)
     return ax.figure
 
+# %% ../../nbs/figures/p3_d90.ipynb #6fdf6d81
 def d90_params_findings(t) -> list:
     "SAID d90 of the smallest and the largest model."
     pts = t["d90_params"].sort_values("D")

@@ -6,14 +6,13 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/p3_d90_pretr
 
 # %% ../../nbs/figures/p3_d90_pretraining.ipynb #1cda733f
 from __future__ import annotations
-import math, time
+import math
 from dataclasses import dataclass
 from typing import ClassVar
-import numpy as np
 import pandas as pd
 import torch
 from ..anisotropy import average_cosine
-from ..checkpoints import local_checkpoints
+from ..catalog import local_checkpoints
 from ..models import quiet_transformers
 from ..subspace import d90, D90
 from ..train import trained_series, training_log
@@ -42,6 +41,7 @@ class PretrainingConfig(TaskConfig):
     threads: int = 1                                      # torch threads (1: steadier on a shared machine)
     positive: ClassVar[tuple] = ("train", "test", "length", "epochs", "threads")
 
+# %% ../../nbs/figures/p3_d90_pretraining.ipynb #14093ec7
 ABOUT = "the 4-layer d=128 MLM encoder trained here (500 steps), not the paper's models"
 PRETRAINING_CONFIGS = {
     "offline": PretrainingConfig("offline", ABOUT),
@@ -58,6 +58,7 @@ def compute_pretraining(cfg, progress=False, cache=None) -> dict:
     try: return _compute_pretraining(cfg, progress)
     finally: torch.set_num_threads(threads)
 
+# %% ../../nbs/figures/p3_d90_pretraining.ipynb #62e4cd26
 def _compute_pretraining(cfg, progress):
     folder = trained_series("encoder", tied=False, preset=cfg.preset, progress=progress, device=cfg.device)
     loss = training_log(folder).set_index("step").val_loss
@@ -82,6 +83,7 @@ def _compute_pretraining(cfg, progress):
             "d90_pretraining_cls": cls_collapse(cfg, {step: cks[step] for step in steps}, train, test).assign(
                 val_loss=lambda t: t.step.map(loss))}
 
+# %% ../../nbs/figures/p3_d90_pretraining.ipynb #3bc1a0f5
 def pretraining_summary(df) -> pd.DataFrame:
     "One row per checkpoint: full accuracy, the 90% target, d90 and the best accuracy of DID and SAID, whether full learned."
     rows = []
@@ -94,6 +96,7 @@ def pretraining_summary(df) -> pd.DataFrame:
     tab["full_ok"] = tab.full > chance_level(int(df.n_test.iloc[0]))
     return tab
 
+# %% ../../nbs/figures/p3_d90_pretraining.ipynb #7b4983e3
 def chance_level(n_test:int) -> float:
     "Accuracy a coin beats by 2 binomial standard errors on n_test texts: full fine-tuning must exceed it for d90 to mean anything."
     return 0.5 + 2 * math.sqrt(0.25 / n_test)
@@ -110,6 +113,7 @@ def text_states(encoder, batch) -> tuple:
     w = batch["attention_mask"][..., None].float()
     return h[:, 0].numpy(), ((h * w).sum(1) / w.sum(1)).numpy()
 
+# %% ../../nbs/figures/p3_d90_pretraining.ipynb #43fe2402
 def cls_collapse(cfg, cks:dict, train:dict, test:dict) -> pd.DataFrame:
     "Per checkpoint (`cks`: step -> Checkpoint): the average cosine of the test texts' `[CLS]` and mean-pooled states, and the held-out accuracy of a logistic-regression probe trained on each."
     from sklearn.linear_model import LogisticRegression

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import pandas as pd
-from ..checkpoints import local_checkpoints, series, profile_measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS, Measure
+from ..catalog import local_checkpoints, series
+from ..sweeps import profile_measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS, Measure
 from ..data import TextSource, text_source, sol_cache
 from ..train import trained_series, training_log, get_preset, split_documents
 from ..weights import weight_table
@@ -38,6 +39,7 @@ class TrainingConfig(TaskConfig):
     every: int = 1                      # measure every k-th checkpoint (the last one always)
     positive: ClassVar[tuple] = ("n_tokens", "cosine_n_tokens", "every")
 
+# %% ../../nbs/figures/training.ipynb #b9c0400a
 PAPER_RUNS = (tuple((f"BLOOM-{s.upper()}", f"bloom-{s}:hub", 1023) for s in ("560m", "1b1", "1b7", "3b", "7b1"))
               + tuple((f"Pythia-{s.upper()}", f"pythia-{s}:paper2", 1023) for s in ("70m", "410m", "1b", "2.8b", "6.9b"))
               + (("TinyLlama-1.1B", "tinyllama", 1023),))
@@ -56,6 +58,7 @@ def sweep_source(spec:str) -> TextSource:
     fp = hashlib.sha256("\x00".join(docs).encode()).hexdigest()[:16]      # lets a sweep tokenize it once
     return TextSource("heldout", lambda: iter(docs), fp)
 
+# %% ../../nbs/figures/training.ipynb #3f2a823a
 def run_checkpoints(spec:str, preset:str):
     "(checkpoints, held-out loss by step or None, trained context or None) of a run entry."
     if spec.startswith("trained:"):
@@ -65,6 +68,7 @@ def run_checkpoints(spec:str, preset:str):
         return local_checkpoints(folder), training_log(folder).set_index("step").val_loss, get_preset(preset).ctx
     return series(spec), None, None
 
+# %% ../../nbs/figures/training.ipynb #5c560536
 def every(cks, k:int) -> list:
     "Every k-th checkpoint, always with the last."
     keep = cks[::k]
@@ -81,6 +85,7 @@ def run_measures(cfg, source, window:int) -> list:
     weights = Measure("weights", lambda m, tok, ck: weight_table(m, model_name=ck.model, revision=ck.revision), load=load)
     return [profile, cosine, weights]
 
+# %% ../../nbs/figures/training.ipynb #2f753048
 def training_sweeps(cfg) -> dict:
     "{run label: its measures} of the runs on the Hub (those trained here have no Hub checkpoint to plan)."
     source = sweep_source(cfg.source)
@@ -88,7 +93,7 @@ def training_sweeps(cfg) -> dict:
 
 # %% ../../nbs/figures/training.ipynb #58ea53dc
 def compute_training(cfg, progress=False, cache=None) -> dict:
-    "Every checkpoint of every run through `checkpoints.sweep`: a profile, the streamed cosines and the weights."
+    "Every checkpoint of every run through `sweeps.sweep`: a profile, the streamed cosines and the weights."
     source = sweep_source(cfg.source)
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, logs, gaps = [], [], []
@@ -148,6 +153,7 @@ def missing_of(t:dict, table:str="training_missing") -> pd.DataFrame:
     "The checkpoints a task's sweeps did not measure (an empty table where none are missing)."
     return t.get(table, pd.DataFrame(columns=[*MISSING_COLUMNS, "run"]))
 
+# %% ../../nbs/figures/training.ipynb #409e2f9c
 def mark_missing(ax, missing:pd.DataFrame, colors:dict, run:str=None):
     "Mark the steps a step axis lacks at its foot in the run's colour: x failed, | same weights as an earlier step."
     sel = missing if run is None else missing[missing.run == run]
@@ -159,6 +165,7 @@ def mark_missing(ax, missing:pd.DataFrame, colors:dict, run:str=None):
 # %% ../../nbs/figures/training.ipynb #3c179de7
 def _short(name:str) -> str: return name.rpartition("@")[2] if "@" in name else Path(name).name
 
+# %% ../../nbs/figures/training.ipynb #39c0e608
 def missing_notes(missing:pd.DataFrame) -> list:
     "One line per run and reason: 'run: step7000, step14000 = main (same weights)', 'run: step3000 failed (OSError: ...)'."
     notes = []
@@ -168,6 +175,7 @@ def missing_notes(missing:pd.DataFrame) -> list:
                      else f"{run}: {names} failed ({detail[:90]}{'…' * (len(detail) > 90)})")
     return notes
 
+# %% ../../nbs/figures/training.ipynb #f5852ab2
 def coverage(n:int, gaps:pd.DataFrame) -> str:
     "'n of N' checkpoints measured, with why the others are not: '9 of 11 (1 failed, 1 same weights)'."
     why = ", ".join(f"{int((gaps.status == s).sum())} {s}" for s in ("failed", "same weights") if (gaps.status == s).any())
@@ -206,6 +214,7 @@ def layer_rows(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFra
     if layers != "all": raise ValueError(f"layers must be 'blocks', 'embeddings' or 'all'; got {layers!r}")
     return sel
 
+# %% ../../nbs/figures/training.ipynb #550c45ce
 def layer_mean(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
     "A metric at every checkpoint, a column per run: its mean over the blocks' outputs, at the embedding output (layer 0), or over every layer (`all`: paper 1's mean, embedding output and final norm included)."
     return layer_rows(prof, metric, layers).groupby(["step", "run"]).value.mean().unstack("run")
