@@ -1,4 +1,4 @@
-"""The profile figure, the intrinsic dimension across scales, the turning-point test of a curve over seeds, the jobs of a seeded task in the results cache and the mean over seeds that the figures draw.
+"""The profile figure, the intrinsic dimension across scales, the turning-point test of a curve over seeds, the jobs of a seeded task in the results cache, the mean over seeds that the figures draw and the bell test of a profile; what the figures over training share (their text, a run's checkpoints, the checkpoints not measured, panels on one scale, a profile's blocks) and the data of a classification task.
 
 Docs: https://shape-of-learning.github.io/shape_of_learning/plots.html.md"""
 
@@ -6,18 +6,26 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/plots.html.md"""
 
 # %% ../nbs/11f_plots.ipynb #023d4d67
 from __future__ import annotations
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
 from . import style
+from .data import TextSource, text_source, labeled_texts
+from .catalog import local_checkpoints, series
 from .store import ResultStore, job_key
 from .profile import POLICIES
+from .sweeps import MISSING_COLUMNS
+from .train import trained_series, training_log, get_preset, split_documents
+from .subspace import encode
 from .reproduce import default_cache
 
 # %% auto #0
 __all__ = ['LINE_KEYS', 'PROFILE_WORDS', 'SEED_KEYS', 'profile_lines', 'words', 'line_name', 'profile_figure', 'scaling_figure',
-           'Turns', 'turns_sentence', 'turning_points', 'job_store', 'seed_job', 'seed_means']
+           'Turns', 'turns_sentence', 'turning_points', 'job_store', 'seed_job', 'seed_means', 'bell_test',
+           'sweep_source', 'run_checkpoints', 'missing_of', 'missing_notes', 'coverage', 'share_y', 'layer_rows',
+           'task_data']
 
 # %% ../nbs/11f_plots.ipynb #782708b1
 LINE_KEYS = ("table", "model", "revision", "step", "source", "special", "first", "outliers")
@@ -249,3 +257,132 @@ def seed_means(df:pd.DataFrame) -> pd.DataFrame:
                 seeds=("seed", "nunique"), batch_sd=("_batch", "mean"), n_vectors=("_n", "mean"), n_outliers=("_out", "mean"),
                 n_batches=("_nb", "min"))
     return out.reset_index()
+
+# %% ../nbs/11f_plots.ipynb #86a0939c
+def bell_test(t, metric:str="anisotropy", outliers:str="keep", rel:float=0.05, level:float=0.95, rule:str=None, factor:float=None) -> pd.DataFrame:
+    "Per model (first position dropped): every interior maximum of the seeds' mean profile over depth that clears both ends (`plots.turning_points` on a column per seed: the change from each end with a t-interval over seeds, against a margin of `rel`; one seed: the margin alone); a bell when one is in the middle third; the highest such, with conservative lower ends from the batch sds. `rule` and `factor`: the outlier sweep's rows (outliers dropped by that rule at that factor) instead of the profile's."
+    from scipy import stats
+    df = t["profiles"]
+    if rule is None:
+        own = df[~df["sweep"].astype(bool)] if "sweep" in df else df        # the profile pass's rows, not the outlier sweep's
+        sel = own[(own["first"] == "drop") & (own.metric == metric) & (own.outliers == outliers)]
+    else:
+        sel = df[df["sweep"].astype(bool) & (df.metric == metric) & (df.outlier_rule == rule) & (df.outlier_factor == factor)]
+        if not len(sel): raise ValueError(f"no sweep rows for rule {rule!r} at factor {factor!r}")
+    rows = []
+    for model, g in sel.groupby("model", sort=False):
+        curves = g.pivot_table(index="layer", columns="seed", values="value").sort_index().rename_axis("layer")
+        n, last = curves.shape[1], int(curves.index.max())
+        p = turning_points(curves, rel, level).points
+        clear = p[(p.kind == "max") & p.ends_ok]
+        middle = clear[(clear.layer >= last / 3) & (clear.layer <= 2 * last / 3)]
+        top = (middle if len(middle) else clear).sort_values("value").tail(1)
+        m = seed_means(g).set_index("layer").sort_index()
+        def low(a, b) -> float:                          # a conservative lower end of value[a] - value[b] from the batch sds
+            na, nb = int(m.n_batches[a]), int(m.n_batches[b])
+            if min(na, nb) < 2: return np.nan
+            half = stats.t.ppf((1 + level) / 2, min(na, nb) - 1) * (m.batch_sd[a] / np.sqrt(na) + m.batch_sd[b] / np.sqrt(nb))
+            return m.value[a] - m.value[b] - half
+        row = dict(model=model, kind=g.kind.iloc[0], metric=metric, outliers=outliers if rule is None else "drop",
+                   rule=rule or "layer", factor=float(g.outlier_factor.iloc[0]), seeds=n, entries=last + 1,
+                   bell=bool(len(middle)), peaks=", ".join(f"{int(r.layer)} ({r.value:.3f})" for r in clear.itertuples()) or "none",
+                   first=m.value.iloc[0], last=m.value.iloc[-1])
+        if len(top):
+            r = top.iloc[0]; L = int(r.layer)
+            row.update(peak_layer=L, depth=L / last, peak=r.value, peak_sd=r.value_sd, above_first=r.from_first,
+                       above_first_low=r.from_first_low, above_last=r.to_last, above_last_low=r.to_last_low,
+                       margin=rel * max(r.value, abs(m.value.iloc[0]), abs(m.value.iloc[-1])),
+                       above_first_batch_low=low(L, int(m.index[0])), above_last_batch_low=low(L, last))
+        where = lambda: (f"{row['peak']:.3f}" + (f" ± {row['peak_sd']:.3f} (sd over {n} seeds)" if n > 1 else "")
+                         + f" at layer {row['peak_layer']} (relative depth {row['depth']:.2f})")
+        low_text = lambda k: f" ({level:.0%} interval over seeds from {row[k + '_low']:.3f})" if n > 1 else ""
+        if row["bell"]:
+            batch = (f"; conservative {level:.0%} lower ends from the batch sds {row['above_first_batch_low']:.3f} and "
+                     f"{row['above_last_batch_low']:.3f}" if np.isfinite(row["above_first_batch_low"]) else "")
+            row["verdict"] = (f"a bell: {where()}, {row['above_first']:.3f} above the first entry{low_text('above_first')} and "
+                              f"{row['above_last']:.3f} above the last{low_text('above_last')} (margin {rel:.0%} of the larger value"
+                              + ("" if n > 1 else "; one seed: no interval over text samples, the margin alone") + batch + ")")
+        elif len(clear): row["verdict"] = f"no bell: the peaks that clear both ends are at layers {row['peaks']}, none in the middle third"
+        else: row["verdict"] = "no bell: no interior maximum clears both ends"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+# %% ../nbs/11f_plots.ipynb #e8b0f250
+def sweep_source(spec:str) -> TextSource:
+    "The sweeps' text: `heldout` (the documents the runs trained here never saw) or any `data.text_source` name."
+    if spec != "heldout": return text_source(spec)
+    docs = split_documents()["val"]
+    fp = hashlib.sha256("\x00".join(docs).encode()).hexdigest()[:16]      # lets a sweep tokenize it once
+    return TextSource("heldout", lambda: iter(docs), fp)
+
+# %% ../nbs/11f_plots.ipynb #51492b3b
+def run_checkpoints(spec:str, preset:str):
+    "(checkpoints, held-out loss by step or None, trained context or None) of a run entry."
+    if spec.startswith("trained:"):
+        what = spec.split(":", 1)[1]
+        kind, tied = what.removesuffix("-tied"), what.endswith("-tied")
+        folder = trained_series(kind, tied=tied, preset=preset, progress=False)
+        return local_checkpoints(folder), training_log(folder).set_index("step").val_loss, get_preset(preset).ctx
+    return series(spec), None, None
+
+# %% ../nbs/11f_plots.ipynb #ef844bab
+def missing_of(t:dict, table:str="training_missing") -> pd.DataFrame:
+    "The checkpoints a task's sweeps did not measure (an empty table where none are missing)."
+    return t.get(table, pd.DataFrame(columns=[*MISSING_COLUMNS, "run"]))
+
+# %% ../nbs/11f_plots.ipynb #4c6a0739
+def _checkpoint_name(name:str) -> str: return name.rpartition("@")[2] if "@" in name else Path(name).name
+
+# %% ../nbs/11f_plots.ipynb #a79305c2
+def missing_notes(missing:pd.DataFrame) -> list:
+    "One line per run and reason: 'run: step7000, step14000 = main (same weights)', 'run: step3000 failed (OSError: ...)'."
+    notes = []
+    for (run, status, detail), g in missing.groupby(["run", "status", "detail"], sort=False):
+        names = ", ".join(_checkpoint_name(str(c)) for c in g.checkpoint)
+        notes.append(f"{run}: {names} = {_checkpoint_name(detail.removeprefix('same weights as '))}" if status == "same weights"
+                     else f"{run}: {names} failed ({detail[:90]}{'…' * (len(detail) > 90)})")
+    return notes
+
+# %% ../nbs/11f_plots.ipynb #95774bcb
+def coverage(n:int, gaps:pd.DataFrame) -> str:
+    "'n of N' checkpoints measured, with why the others are not: '9 of 11 (1 failed, 1 same weights)'."
+    why = ", ".join(f"{int((gaps.status == s).sum())} {s}" for s in ("failed", "same weights") if (gaps.status == s).any())
+    return f"{n} of {n + len(gaps)}" + (f" ({why})" if why else "")
+
+# %% ../nbs/11f_plots.ipynb #08a7aa85
+def share_y(axes:list):
+    "The axes on one y scale (the first one's), unless they are already: panels that compare one quantity."
+    for ax in axes[1:]:
+        if not axes[0].get_shared_y_axes().joined(axes[0], ax): ax.sharey(axes[0])
+
+# %% ../nbs/11f_plots.ipynb #254adce9
+def layer_rows(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
+    "A metric's rows of the blocks' outputs, of the embedding output (layer 0), or of every layer (`all`: paper 1's mean)."
+    sel = prof[prof.metric == metric]
+    if layers == "blocks": return sel[sel.layer_name.str.startswith("block")]
+    if layers == "embeddings": return sel[sel.layer == 0]
+    if layers != "all": raise ValueError(f"layers must be 'blocks', 'embeddings' or 'all'; got {layers!r}")
+    return sel
+
+# %% ../nbs/11f_plots.ipynb #9f5c92cf
+def task_data(tok, task:tuple, n_train:int, n_test:int, length:int) -> tuple:
+    "(train, test) encoded batches: ('wiki-topics', class, class, ...), or a GLUE-style sentence-pair task (Hub or a saved folder)."
+    name, *labels = task
+    if name == "wiki-topics":
+        n = n_train + n_test
+        lt = labeled_texts("wiki-topics", labels=labels).balanced((n + 1) // 2, seed=0)
+        order = np.random.default_rng(0).permutation(len(lt))
+        return (encode(tok, lt.subset(np.sort(order[:n_train])), max_length=length),
+                encode(tok, lt.subset(np.sort(order[n_train:n])), max_length=length))
+    import datasets                       # a sentence-pair task: glue/mrpc from the Hub, or a `save_to_disk` folder
+    if Path(name).is_dir(): ds = datasets.load_from_disk(name)
+    else:
+        repo, _, conf = name.partition("/")
+        ds = datasets.load_dataset("nyu-mll/glue" if repo == "glue" else repo, conf or None)
+    for split in ("train", "validation"):
+        miss = {"sentence1", "sentence2", "label"} - set(ds[split].column_names) if split in ds else {split}
+        if miss: raise ValueError(f"d90 task {name!r} needs train and validation splits with sentence1, sentence2 and label; missing {sorted(miss)}")
+    def enc(split, n):
+        d = ds[split].select(range(min(n, len(ds[split]))))
+        return encode(tok, list(zip(list(d["sentence1"]), list(d["sentence2"]))), list(d["label"]), max_length=length)
+    return enc("train", n_train), enc("validation", n_test)

@@ -19,8 +19,7 @@ from ..profile import METRICS, ProfileSpec, layer_profile, layer_vectors, memory
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, colors, token_text, wrap, GREY, RC
-from ..plots import seed_means, seed_job, job_store, turning_points
-from .p1_profiles import bell_test
+from ..plots import seed_means, seed_job, job_store, turning_points, bell_test
 
 # %% auto #0
 __all__ = ['LAYER_METRICS', 'POSITION_POLICIES', 'LAYERS_VERSION', 'LAYERS_CONFIGS', 'LAYERS', 'PROFILE_COLUMNS',
@@ -156,7 +155,7 @@ def checked_rows(df, need, what:str, models=None) -> pd.DataFrame:
 
 # %% ../../nbs/figures/g1_layers.ipynb #10eca491
 def mid_peak(curves:pd.DataFrame, last:int, rel:float=0.05, level:float=0.95) -> dict:
-    "The extremum test of `p1_profiles.bell_test` on a curve over depth that starts at any layer (`curves`: indexed by layer, a column per seed): interior maxima of the seeds' mean that clear both ends (`plots.turning_points`), a peak in the middle third of the depth (layer / `last` in [1/3, 2/3]), the highest such, and the verdict."
+    "The extremum test of `plots.bell_test` on a curve over depth that starts at any layer (`curves`: indexed by layer, a column per seed): interior maxima of the seeds' mean that clear both ends (`plots.turning_points`), a peak in the middle third of the depth (layer / `last` in [1/3, 2/3]), the highest such, and the verdict."
     c = curves.dropna().sort_index().rename_axis("layer")
     n = c.shape[1]
     p = turning_points(c, rel, level).points
@@ -181,7 +180,7 @@ def mid_peak(curves:pd.DataFrame, last:int, rel:float=0.05, level:float=0.95) ->
 
 # %% ../../nbs/figures/g1_layers.ipynb #fd8e7454
 def id_profiles(t:dict, models=None, metric:str="gride", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
-    "Per model: the ID profile's peak, onset and phase end (`id_peak` of the seeds' mean from block 1; layers, relative depths, the range over seeds) and the extremum test over seeds on the blocks (`mid_peak`) and on every entry (`p1_profiles.bell_test`)."
+    "Per model: the ID profile's peak, onset and phase end (`id_peak` of the seeds' mean from block 1; layers, relative depths, the range over seeds) and the extremum test over seeds on the blocks (`mid_peak`) and on every entry (`plots.bell_test`)."
     df = checked_rows(t["layers"], PROFILE_COLUMNS, "layers", models)
     sel = df[(df.metric == metric) & (df["first"] == "drop") & (df.outliers == "keep")]
     if not len(sel): raise ValueError(f"the layers table has no {metric!r} rows (first position dropped, outliers kept)")

@@ -23,8 +23,7 @@ from ..profile import cached_windows, special_affixes
 from ..train import trained_series, training_log, get_preset
 from ..reproduce import TaskConfig, Task, register
 from ..style import styled, title, label, style, width_inches
-from ..plots import turning_points
-from .training import sweep_source
+from ..plots import turning_points, sweep_source
 
 # %% auto #0
 __all__ = ['PHASE_STEPS', 'SPECTRA_METRICS', 'SPECTRA_CONFIGS', 'LOSS_BLOCK', 'SPECTRA_VERSION', 'PROFILE_COLUMNS', 'SPECTRA',
@@ -56,7 +55,7 @@ class SpectraConfig(TaskConfig):
     size: str = "study-S"              # a study preset (`train.PRESETS`): its runs are the study's runs of that size
     seeds: int = 3                     # seeds 0 .. seeds-1 of `size`
     runs: tuple = ()                   # (label, `catalog.series` spec, window) of Hub series: measured instead of `size`'s runs
-    source: str = "heldout"            # the text (`training.sweep_source`): the study's held-out documents, or a `data.text_source`
+    source: str = "heldout"            # the text (`plots.sweep_source`): the study's held-out documents, or a `data.text_source`
     metrics: tuple = ("rankme", "alpha_req", "anisotropy")   # profile metrics of one pass; RankMe and alpha-ReQ among them
     n_tokens: int = 8192               # vectors per entry and checkpoint
     batch_size: int = 4096             # the paper's batch: n_tokens / batch_size batches, averaged

@@ -7,7 +7,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/g3_prompts.h
 # %% ../../nbs/figures/g3_prompts.ipynb #e72971f2
 from __future__ import annotations
 import re, time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 import numpy as np
 import pandas as pd

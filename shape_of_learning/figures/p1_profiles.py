@@ -20,15 +20,14 @@ from ..models import load_model
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
 from ..reproduce import TaskConfig, Task, register, run_task, dtype_column
 from ..style import figure, styled, title, label, color, colors, markers, token_text
-from ..plots import turning_points, job_store, seed_job, seed_means
+from ..plots import job_store, seed_job, seed_means, bell_test
 
 # %% auto #0
 __all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'SWEEP_RULES', 'RULE_WORDS', 'PROFILE_METRICS', 'AVGCOS_METRICS',
            'PROFILES', 'AVGCOS', 'PANELS', 'FACTOR_COLORS', 'GREY', 'ProfileConfig', 'any_layer_mask', 'sweep_rows',
            'profile_spec_of', 'outlier_sweep', 'profile_job', 'compute_profiles', 'compute_avgcos', 'main_rows',
-           'top_tokens', 'shown_tokens', 'plot_sweep', 'plot_profile_panels', 'profile_summary', 'bell_test',
-           'sweep_summary', 'plot_first_position', 'plot_profiles', 'plot_avgcos', 'profile_findings',
-           'avgcos_findings']
+           'top_tokens', 'shown_tokens', 'plot_sweep', 'plot_profile_panels', 'profile_summary', 'sweep_summary',
+           'plot_first_position', 'plot_profiles', 'plot_avgcos', 'profile_findings', 'avgcos_findings']
 
 # %% ../../nbs/figures/p1_profiles.ipynb #43a064da
 @dataclass(frozen=True)
@@ -230,7 +229,6 @@ def plot_profile_panels(t, cfg, axes=None):
     ax = axes[5]                                      # the outlier vectors per layer, and which tokens they are
     counts = main[(main.metric == "anisotropy") & (main.outliers == "keep")]
     named = top_tokens(t["outliers"]) if "outliers" in t else None
-    first_seed = int(raw.seed.iloc[0])
     shown = 0                                         # the notes stack in the band above the counts, largest count first
     for model in counts.groupby("model", sort=False).n_outliers.max().sort_values(ascending=False, kind="stable").index:
         g = counts[counts.model == model].sort_values("layer"); x = g.layer / g.layer.max()
@@ -307,53 +305,6 @@ def profile_summary(t) -> pd.DataFrame:
                          intersim_min=c.min(), intersim_max=c.max(), n_vectors=int(g.n_vectors.max()),
                          outliers_max=n.max(), outliers_layer=int(n.idxmax()), outlier_layers=int((n > 0).sum()),
                          outlier_tokens=None if top is None or not len(top) else top.tokens.iloc[0]))
-    return pd.DataFrame(rows)
-
-# %% ../../nbs/figures/p1_profiles.ipynb #57e00ab2
-def bell_test(t, metric:str="anisotropy", outliers:str="keep", rel:float=0.05, level:float=0.95, rule:str=None, factor:float=None) -> pd.DataFrame:
-    "Per model (first position dropped): every interior maximum of the seeds' mean profile over depth that clears both ends (`plots.turning_points` on a column per seed: the change from each end with a t-interval over seeds, against a margin of `rel`; one seed: the margin alone); a bell when one is in the middle third; the highest such, with conservative lower ends from the batch sds. `rule` and `factor`: the outlier sweep's rows (outliers dropped by that rule at that factor) instead of the profile's."
-    from scipy import stats
-    df = t["profiles"]
-    if rule is None: sel = main_rows(df)[lambda d: (d["first"] == "drop") & (d.metric == metric) & (d.outliers == outliers)]
-    else:
-        sel = df[df["sweep"].astype(bool) & (df.metric == metric) & (df.outlier_rule == rule) & (df.outlier_factor == factor)]
-        if not len(sel): raise ValueError(f"no sweep rows for rule {rule!r} at factor {factor!r}")
-    rows = []
-    for model, g in sel.groupby("model", sort=False):
-        curves = g.pivot_table(index="layer", columns="seed", values="value").sort_index().rename_axis("layer")
-        n, last = curves.shape[1], int(curves.index.max())
-        p = turning_points(curves, rel, level).points
-        clear = p[(p.kind == "max") & p.ends_ok]
-        middle = clear[(clear.layer >= last / 3) & (clear.layer <= 2 * last / 3)]
-        top = (middle if len(middle) else clear).sort_values("value").tail(1)
-        m = seed_means(g).set_index("layer").sort_index()
-        def low(a, b) -> float:                          # a conservative lower end of value[a] - value[b] from the batch sds
-            na, nb = int(m.n_batches[a]), int(m.n_batches[b])
-            if min(na, nb) < 2: return np.nan
-            half = stats.t.ppf((1 + level) / 2, min(na, nb) - 1) * (m.batch_sd[a] / np.sqrt(na) + m.batch_sd[b] / np.sqrt(nb))
-            return m.value[a] - m.value[b] - half
-        row = dict(model=model, kind=g.kind.iloc[0], metric=metric, outliers=outliers if rule is None else "drop",
-                   rule=rule or "layer", factor=float(g.outlier_factor.iloc[0]), seeds=n, entries=last + 1,
-                   bell=bool(len(middle)), peaks=", ".join(f"{int(r.layer)} ({r.value:.3f})" for r in clear.itertuples()) or "none",
-                   first=m.value.iloc[0], last=m.value.iloc[-1])
-        if len(top):
-            r = top.iloc[0]; L = int(r.layer)
-            row.update(peak_layer=L, depth=L / last, peak=r.value, peak_sd=r.value_sd, above_first=r.from_first,
-                       above_first_low=r.from_first_low, above_last=r.to_last, above_last_low=r.to_last_low,
-                       margin=rel * max(r.value, abs(m.value.iloc[0]), abs(m.value.iloc[-1])),
-                       above_first_batch_low=low(L, int(m.index[0])), above_last_batch_low=low(L, last))
-        where = lambda: (f"{row['peak']:.3f}" + (f" ± {row['peak_sd']:.3f} (sd over {n} seeds)" if n > 1 else "")
-                         + f" at layer {row['peak_layer']} (relative depth {row['depth']:.2f})")
-        low_text = lambda k: f" ({level:.0%} interval over seeds from {row[k + '_low']:.3f})" if n > 1 else ""
-        if row["bell"]:
-            batch = (f"; conservative {level:.0%} lower ends from the batch sds {row['above_first_batch_low']:.3f} and "
-                     f"{row['above_last_batch_low']:.3f}" if np.isfinite(row["above_first_batch_low"]) else "")
-            row["verdict"] = (f"a bell: {where()}, {row['above_first']:.3f} above the first entry{low_text('above_first')} and "
-                              f"{row['above_last']:.3f} above the last{low_text('above_last')} (margin {rel:.0%} of the larger value"
-                              + ("" if n > 1 else "; one seed: no interval over text samples, the margin alone") + batch + ")")
-        elif len(clear): row["verdict"] = f"no bell: the peaks that clear both ends are at layers {row['peaks']}, none in the middle third"
-        else: row["verdict"] = "no bell: no interior maximum clears both ends"
-        rows.append(row)
     return pd.DataFrame(rows)
 
 # %% ../../nbs/figures/p1_profiles.ipynb #6ae8af6d

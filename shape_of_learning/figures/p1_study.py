@@ -21,11 +21,10 @@ from ..train import trained_series, training_log, get_preset, build_model, train
 from ..hidden import layer_names, layer_states
 from ..profile import layer_vectors, cached_windows
 from ..knn import knn
-from ..intrinsic_dim import twonn, mada, mom, gride, id_scaling
+from ..intrinsic_dim import twonn, mada, mom, id_scaling
 from ..reproduce import TaskConfig, Task, register, figures_dir
 from ..style import figure, styled, title, label, color
-from ..plots import turning_points
-from .training import sweep_source, share_y, layer_rows
+from ..plots import turning_points, sweep_source, share_y, layer_rows
 
 # %% auto #0
 __all__ = ['STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATORS', 'NAMES', 'FORMATS', 'STUDY_SCALES_CONFIGS', 'STUDY_SCALES',
@@ -41,7 +40,7 @@ class StudyConfig(TaskConfig):
     "The training study: untied decoders of several sizes, several seeds each, every checkpoint profiled on held-out text."
     sizes: tuple = ("study-S", "study-M", "study-L")     # train presets, smallest first
     seeds: int = 3                                        # seeds 0 .. seeds-1 of every size
-    source: str = "heldout"                               # text of the profiles (training.sweep_source)
+    source: str = "heldout"                               # text of the profiles (plots.sweep_source)
     metrics: tuple = ("anisotropy", "intersim", "twonn", "mada", "mom")
     n_tokens: int = 8192                                  # vectors per layer and checkpoint
     batch_size: int = 4096                                # the paper's batch: n_tokens / batch_size batches give a spread
@@ -345,7 +344,7 @@ class StudyScalesConfig(TaskConfig):
     "The ID across scales over training: `intrinsic_dim.id_scaling` of every entry at every checkpoint of one study size, every seed."
     size: str = "study-S"            # a study preset (`train.PRESETS`): its runs are the study's runs of that size
     seeds: int = 3                   # seeds 0 .. seeds-1
-    source: str = "heldout"          # the text, as the study profiles it (`training.sweep_source`)
+    source: str = "heldout"          # the text, as the study profiles it (`plots.sweep_source`)
     n_tokens: int = 8192             # vectors per entry and checkpoint (the study's profile: the same vectors)
     range_max: int = 64              # GRIDE's largest rank n2
     n_min: int = 32                  # the decimation's smallest block

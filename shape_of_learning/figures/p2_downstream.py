@@ -21,7 +21,7 @@ from ..models import QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, colors, markers, GREY
 from ..weights import partition_isotropy, unembedding_matrix
-from .training import run_checkpoints, missing_of, missing_notes, coverage
+from ..plots import run_checkpoints, missing_of, missing_notes, coverage
 
 # %% auto #0
 __all__ = ['PAPER_SETS', 'PROBE_CONFIGS', 'PROBES', 'SHOWN', 'OFFLINE_SETS', 'PROBE_SERIES_CONFIGS', 'PROBE_SERIES', 'ProbeSet',

@@ -14,19 +14,20 @@ import numpy as np
 import pandas as pd
 import torch
 from ..store import ResultStore, job_key, read_rows
-from ..data import labeled_texts, sol_cache
+from ..data import sol_cache
 from ..models import minilm_path, quiet_transformers
-from ..subspace import encode, d90, D90, Subspace, fit
+from ..subspace import d90, D90, Subspace, fit
 from ..reproduce import TaskConfig, Task, register, run_task
 from ..style import figure, styled, title, label, color
+from ..plots import task_data
 
 # %% auto #0
 __all__ = ['D90_CONFIGS', 'D90_TASK', 'D90_SEEDS_CONFIGS', 'D90_SEEDS', 'PAPER3_SIZES', 'D90_PARAMS_CONFIGS', 'D90_PARAMS',
-           'D90Config', 'task_data', 'compute_d90', 'd90_text', 'task_text', 'plot_d90', 'D90SeedsConfig', 'text_hits',
-           'seed_run', 'seed_jobs', 'compute_d90_seeds', 'bootstrap_counts', 'run_hits', 'seed_curve', 'd90_interval',
-           'd_text', 'd90_span', 'd90_seed_verdicts', 'plot_d90_seeds', 'D90ParamsConfig', 'd90_settings',
-           'params_config', 'd90_params_row', 'compute_d90_params', 'plot_d90_params', 'd90_params_findings',
-           'd90_findings', 'd90_seeds_findings']
+           'D90Config', 'compute_d90', 'd90_text', 'task_text', 'plot_d90', 'D90SeedsConfig', 'text_hits', 'seed_run',
+           'seed_jobs', 'compute_d90_seeds', 'bootstrap_counts', 'run_hits', 'seed_curve', 'd90_interval', 'd_text',
+           'd90_span', 'd90_seed_verdicts', 'plot_d90_seeds', 'D90ParamsConfig', 'd90_settings', 'params_config',
+           'd90_params_row', 'compute_d90_params', 'plot_d90_params', 'd90_params_findings', 'd90_findings',
+           'd90_seeds_findings']
 
 # %% ../../nbs/figures/p3_d90.ipynb #c1cdbe9f
 @dataclass(frozen=True)
@@ -53,28 +54,6 @@ D90_CONFIGS = {
     "paper": D90Config("paper", "RoBERTa-base on GLUE MRPC (Hub)", device="cuda", dtype="bfloat16", model="FacebookAI/roberta-base",
                        task=("glue/mrpc",), train=3668, test=408, length=128, ds=(10, 100, 1000, 10000), lrs=(0.01, 0.1),
                        full_lrs=(2e-5, 1e-4), bisect=3, said_groups="layer")}
-
-def task_data(tok, task:tuple, n_train:int, n_test:int, length:int) -> tuple:
-    "(train, test) encoded batches: ('wiki-topics', class, class, ...), or a GLUE-style sentence-pair task (Hub or a saved folder)."
-    name, *labels = task
-    if name == "wiki-topics":
-        n = n_train + n_test
-        lt = labeled_texts("wiki-topics", labels=labels).balanced((n + 1) // 2, seed=0)
-        order = np.random.default_rng(0).permutation(len(lt))
-        return (encode(tok, lt.subset(np.sort(order[:n_train])), max_length=length),
-                encode(tok, lt.subset(np.sort(order[n_train:n])), max_length=length))
-    import datasets                       # a sentence-pair task: glue/mrpc from the Hub, or a `save_to_disk` folder
-    if Path(name).is_dir(): ds = datasets.load_from_disk(name)
-    else:
-        repo, _, conf = name.partition("/")
-        ds = datasets.load_dataset("nyu-mll/glue" if repo == "glue" else repo, conf or None)
-    for split in ("train", "validation"):
-        miss = {"sentence1", "sentence2", "label"} - set(ds[split].column_names) if split in ds else {split}
-        if miss: raise ValueError(f"d90 task {name!r} needs train and validation splits with sentence1, sentence2 and label; missing {sorted(miss)}")
-    def enc(split, n):
-        d = ds[split].select(range(min(n, len(ds[split]))))
-        return encode(tok, list(zip(list(d["sentence1"]), list(d["sentence2"]))), list(d["label"]), max_length=length)
-    return enc("train", n_train), enc("validation", n_test)
 
 # %% ../../nbs/figures/p3_d90.ipynb #7df47b82
 def compute_d90(cfg, progress=False, cache=None) -> dict:

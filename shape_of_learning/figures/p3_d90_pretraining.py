@@ -18,7 +18,7 @@ from ..subspace import d90, D90
 from ..train import trained_series, training_log
 from ..reproduce import TaskConfig, Task, register
 from ..style import figure, styled, title, label, color, GREY
-from .p3_d90 import task_data
+from ..plots import task_data
 
 # %% auto #0
 __all__ = ['ABOUT', 'PRETRAINING_CONFIGS', 'PRETRAINING', 'PretrainingConfig', 'compute_pretraining', 'pretraining_summary',

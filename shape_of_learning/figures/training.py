@@ -6,24 +6,21 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/training.htm
 
 # %% ../../nbs/figures/training.ipynb #0a36ad35
 from __future__ import annotations
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import pandas as pd
-from ..catalog import local_checkpoints, series
 from ..sweeps import profile_measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS, Measure
-from ..data import TextSource, text_source, sol_cache
-from ..train import trained_series, training_log, get_preset, split_documents
+from ..data import sol_cache
 from ..weights import weight_table
 from ..reproduce import TaskConfig, Task, register
 from ..style import figure, styled, title, label, colors, markers, wrap, MIN_FONT
+from ..plots import sweep_source, run_checkpoints, share_y, missing_of, missing_notes, coverage, layer_rows
 
 # %% auto #0
-__all__ = ['PAPER_RUNS', 'TRAINING_CONFIGS', 'TRAINING', 'TrainingConfig', 'sweep_source', 'run_checkpoints', 'every',
-           'run_measures', 'training_sweeps', 'compute_training', 'run_styles', 'step_axis', 'share_y', 'layer_axis',
-           'missing_of', 'mark_missing', 'missing_notes', 'coverage', 'note_missing', 'layer_rows', 'layer_mean',
+__all__ = ['PAPER_RUNS', 'TRAINING_CONFIGS', 'TRAINING', 'TrainingConfig', 'every', 'run_measures', 'training_sweeps',
+           'compute_training', 'run_styles', 'step_axis', 'layer_axis', 'mark_missing', 'note_missing', 'layer_mean',
            'plot_dynamics', 'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training', 'training_findings']
 
 # %% ../../nbs/figures/training.ipynb #e4a16835
@@ -50,23 +47,6 @@ TRAINING_CONFIGS = {
                                      "not the papers' models", preset="tiny", n_tokens=512, cosine_n_tokens=1024, every=4),
     "paper": TrainingConfig("paper", "the papers' checkpoints (Hub), enwik8", device="cuda", dtype="bfloat16", runs=PAPER_RUNS,
                             source="enwik8", n_tokens=16384, cosine_n_tokens=65536)}
-
-def sweep_source(spec:str) -> TextSource:
-    "The sweeps' text: `heldout` (the documents the runs trained here never saw) or any `data.text_source` name."
-    if spec != "heldout": return text_source(spec)
-    docs = split_documents()["val"]
-    fp = hashlib.sha256("\x00".join(docs).encode()).hexdigest()[:16]      # lets a sweep tokenize it once
-    return TextSource("heldout", lambda: iter(docs), fp)
-
-# %% ../../nbs/figures/training.ipynb #3f2a823a
-def run_checkpoints(spec:str, preset:str):
-    "(checkpoints, held-out loss by step or None, trained context or None) of a run entry."
-    if spec.startswith("trained:"):
-        what = spec.split(":", 1)[1]
-        kind, tied = what.removesuffix("-tied"), what.endswith("-tied")
-        folder = trained_series(kind, tied=tied, preset=preset, progress=False)
-        return local_checkpoints(folder), training_log(folder).set_index("step").val_loss, get_preset(preset).ctx
-    return series(spec), None, None
 
 # %% ../../nbs/figures/training.ipynb #5c560536
 def every(cks, k:int) -> list:
@@ -136,22 +116,11 @@ def step_axis(ax, labelled:bool=True):
     ax.set_xscale("symlog", linthresh=1)
     if labelled: ax.set_xlabel(label("step"))
 
-# %% ../../nbs/figures/training.ipynb #fef78938
-def share_y(axes:list):
-    "The axes on one y scale (the first one's), unless they are already: panels that compare one quantity."
-    for ax in axes[1:]:
-        if not axes[0].get_shared_y_axes().joined(axes[0], ax): ax.sharey(axes[0])
-
 # %% ../../nbs/figures/training.ipynb #3d1fe58e
 def layer_axis(ax, names:list):
     "An axis of a run's layer entries, each named in words (embeddings, block 1, ..., final norm)."
     ax.set_xticks(range(len(names)), [label(n) for n in names], rotation=35, ha="right", rotation_mode="anchor")
     ax.set_xlabel("layer")
-
-# %% ../../nbs/figures/training.ipynb #3112601b
-def missing_of(t:dict, table:str="training_missing") -> pd.DataFrame:
-    "The checkpoints a task's sweeps did not measure (an empty table where none are missing)."
-    return t.get(table, pd.DataFrame(columns=[*MISSING_COLUMNS, "run"]))
 
 # %% ../../nbs/figures/training.ipynb #409e2f9c
 def mark_missing(ax, missing:pd.DataFrame, colors:dict, run:str=None):
@@ -161,25 +130,6 @@ def mark_missing(ax, missing:pd.DataFrame, colors:dict, run:str=None):
         g = sel[sel.status == status]
         if len(g): ax.scatter(g.step.astype(float), np.full(len(g), 0.03), marker=marker, s=20, linewidths=1, zorder=5,
                               c=[colors.get(r, "k") for r in g.run], transform=ax.get_xaxis_transform(), clip_on=False)
-
-# %% ../../nbs/figures/training.ipynb #3c179de7
-def _short(name:str) -> str: return name.rpartition("@")[2] if "@" in name else Path(name).name
-
-# %% ../../nbs/figures/training.ipynb #39c0e608
-def missing_notes(missing:pd.DataFrame) -> list:
-    "One line per run and reason: 'run: step7000, step14000 = main (same weights)', 'run: step3000 failed (OSError: ...)'."
-    notes = []
-    for (run, status, detail), g in missing.groupby(["run", "status", "detail"], sort=False):
-        names = ", ".join(_short(str(c)) for c in g.checkpoint)
-        notes.append(f"{run}: {names} = {_short(detail.removeprefix('same weights as '))}" if status == "same weights"
-                     else f"{run}: {names} failed ({detail[:90]}{'…' * (len(detail) > 90)})")
-    return notes
-
-# %% ../../nbs/figures/training.ipynb #f5852ab2
-def coverage(n:int, gaps:pd.DataFrame) -> str:
-    "'n of N' checkpoints measured, with why the others are not: '9 of 11 (1 failed, 1 same weights)'."
-    why = ", ".join(f"{int((gaps.status == s).sum())} {s}" for s in ("failed", "same weights") if (gaps.status == s).any())
-    return f"{n} of {n + len(gaps)}" + (f" ({why})" if why else "")
 
 # %% ../../nbs/figures/training.ipynb #e680f8cf
 def note_missing(fig, t:dict, table:str="training_missing"):
@@ -204,15 +154,6 @@ def note_missing(fig, t:dict, table:str="training_missing"):
     if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine): fig.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom))
     else: fig.subplots_adjust(bottom=fig.subplotpars.bottom + bottom)     # no constrained layout: above the room its labels had
     return note
-
-# %% ../../nbs/figures/training.ipynb #1df96b2e
-def layer_rows(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
-    "A metric's rows of the blocks' outputs, of the embedding output (layer 0), or of every layer (`all`: paper 1's mean)."
-    sel = prof[prof.metric == metric]
-    if layers == "blocks": return sel[sel.layer_name.str.startswith("block")]
-    if layers == "embeddings": return sel[sel.layer == 0]
-    if layers != "all": raise ValueError(f"layers must be 'blocks', 'embeddings' or 'all'; got {layers!r}")
-    return sel
 
 # %% ../../nbs/figures/training.ipynb #550c45ce
 def layer_mean(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
