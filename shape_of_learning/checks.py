@@ -44,6 +44,9 @@ def spec_with(cls, spec=None, what:str="spec", **options):
     names = {f.name for f in fields(cls)}
     unknown = sorted(set(options) - names)
     if unknown: raise TypeError(f"unknown {what} option(s) {unknown}; {cls.__name__} has {sorted(names)}")
+    if spec is not None and not isinstance(spec, cls):
+        raise TypeError(f"the {what} spec must be a {cls.__name__} (or give its fields as keyword options); got {spec!r:.60} "
+                        f"({type(spec).__name__})")
     return replace(spec or cls(), **options)
 
 # %% ../nbs/checks.ipynb #23ca1729

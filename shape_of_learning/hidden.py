@@ -81,8 +81,8 @@ def layer_states(model, input_ids, attention_mask=None, layers=None) -> LayerSta
     "Embedding output, every block's output and (decoders) the final norm's, in one forward pass in eval mode; `layers` (integers): only those, stopping after the deepest."
     kind, names = model_kind(model.config), layer_names(model.config)
     n, L = len(names), model.config.num_hidden_layers
-    if layers is not None and not layer_list(layers): raise ValueError("layers=() asks for no entry; pass None for all of them")
     want = layer_indices(layers, names)
+    if not want: raise ValueError("layers=() asks for no entry; pass None for all of them")
     with eval_mode(model):                       # dropout off for the measurement; the model's own mode back after
         trunk = getattr(model, "base_model", model)  # not the LM head: logits are never needed (a fifth of the pass)
         deepest = want[-1]

@@ -308,7 +308,8 @@ class TrainSpec:
 
     def __post_init__(self):
         _check_kind(self.kind)
-        if self.hyper().steps < 1: raise ValueError(f"steps must be >= 1; got {self.hyper().steps}")   # an unknown preset fails here too
+        steps = self.hyper().steps                   # an unknown preset fails here too
+        if steps < 1: raise ValueError(f"steps must be >= 1; got {steps}")
 
     def hyper(self) -> Preset:
         "The preset as this run uses it: its own `steps`, and an encoder's own learning rate."
@@ -365,13 +366,13 @@ def _run_data(spec:TrainSpec, p:Preset, last_dir:Path=None) -> tuple:
     return tok, train, val, val_labels
 
 # %% ../nbs/08_train.ipynb #9dd27f2d
-def _start(spec:TrainSpec, p:Preset, out_dir:Path, last_dir:Path, device) -> tuple:
+def _start(spec:TrainSpec, p:Preset, run:dict, out_dir:Path, last_dir:Path, device) -> tuple:
     "(model, optimiser, state, log rows): a new run (its run.json written), or the state saved with the latest checkpoint."
     if last_dir is None:
         model = build_model(spec.kind, p, spec.tied, spec.seed).to(device)
         optimizer = _optimizer(model, p)
         out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "run.json").write_text(json.dumps(spec.record(), indent=1))
+        (out_dir / "run.json").write_text(json.dumps(run, indent=1))
         return model, optimizer, dict(step=0, seconds=0.0, run_sum=0.0, run_n=0), []
     from transformers import GPTNeoXForCausalLM, BertForMaskedLM
     model = (GPTNeoXForCausalLM if spec.kind == "decoder" else BertForMaskedLM).from_pretrained(last_dir).to(device)
@@ -408,13 +409,13 @@ def train_model(
 ) -> Path:
     "Train (or resume) a small model from scratch on the offline Wikipedia text, saving HF checkpoints; returns out_dir."
     spec, out_dir = spec_with(TrainSpec, spec, "training", **options), Path(out_dir)
-    p = spec.hyper()
-    last, last_dir = _resume_point(out_dir, spec.record(), p.steps)
+    p, run = spec.hyper(), spec.record()
+    last, last_dir = _resume_point(out_dir, run, p.steps)
     if last == p.steps: return out_dir                          # complete
     tok, train, val, val_labels = _run_data(spec, p, last_dir)
     device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
     val = val.to(device); val_labels = None if val_labels is None else val_labels.to(device)
-    model, optimizer, state, rows = _start(spec, p, out_dir, last_dir, device)
+    model, optimizer, state, rows = _start(spec, p, run, out_dir, last_dir, device)
     model.train()
     t0, run_sum, run_n = time.perf_counter() - state["seconds"], state["run_sum"], state["run_n"]
 
@@ -428,7 +429,7 @@ def train_model(
     checkpoints_at, steps = checkpoint_steps(p.steps, p.checkpoints, p.spacing), range(state["step"], p.steps)
     if progress:
         from tqdm.auto import tqdm
-        steps = tqdm(steps, desc=f"{spec.kind}{' tied' if spec.tied else ''} ({spec.record()['preset']})", initial=state["step"],
+        steps = tqdm(steps, desc=f"{spec.kind}{' tied' if spec.tied else ''} ({run['preset']})", initial=state["step"],
                      total=p.steps, leave=False)
     for step in steps:
         ids, labels = train[torch.from_numpy(step_batch(len(train), p.batch, step, spec.seed))], None
