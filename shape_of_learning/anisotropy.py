@@ -15,7 +15,7 @@ import scipy.linalg
 import scipy.linalg.blas
 import scipy.linalg.lapack
 import torch
-from .knn import as_matrix, as_points, numba_threads, sqrt64, square_safe
+from .knn import as_matrix, as_points, numba_threads, points, sqrt64, square_safe
 from .checks import integer
 from fastcore.basics import patch
 
@@ -257,6 +257,7 @@ def _total(X, center:bool, device, moments) -> float:
 # %% ../nbs/01_anisotropy.ipynb #f66b1252
 def _linspace_slope(X, center:bool, device, moments, epsilon:float) -> float:
     "google-research's alpha_req: the slope of the least-squares line of log(sigma_i + epsilon) on linspace(1, 0, n), every singular value."
+    if moments is None: X = points(X, device=device)       # read twice below: checked and converted once
     sigma = np.sqrt(spectrum(X, center, device, moments) * _total(X, center, device, moments))
     return float(np.polyfit(np.linspace(1, 0, len(sigma)), np.log(sigma + epsilon), 1)[0])
 

@@ -310,7 +310,7 @@ def probe_profile(
     revision:str=None,             # recorded in the rows
     progress:bool=False,
     **options,                     # ProbeSpec fields, e.g. layers=[-1], folds=10
-) -> pd.DataFrame:
+) -> pd.DataFrame:                # one row per layer: probe accuracy with its spread over folds, the settings
     "Probe accuracy of every layer's pooled features on a labeled text set: one tidy row per layer."
     if not all(hasattr(labeled, a) for a in ("texts", "labels", "classes", "name")):
         raise ValueError(f"labeled must be a data.LabeledTexts (texts, labels, classes, name); got {type(labeled).__name__}")

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import torch
 from .checks import integer
-from .knn import KNN, as_points, batched_knn, checked_points, resolution_of
+from .knn import KNN, as_points, batched_knn, measured, resolution_of
 from .anisotropy import Moments, moments, reads_center
 from .intrinsic_dim import distinct_knn
 from .neighbours import PairGeometry, batched_pairs, pair_geometry
@@ -99,9 +99,10 @@ def _group_values(X, ms, kmax) -> list:
     if centers and n > d: mos = batched_moments(X, centers)
     out = []
     for b in range(B):
-        if kmax and not knn_done[b]: out.append(_one_batch(X[b], ms, kmax)); continue
+        if kmax and not knn_done[b]: out.append(_one_batch(measured(X[b]), ms, kmax)); continue
         nb = (KNN(dist[b], idx[b], torch.zeros(n, dtype=torch.bool), 0), n, 0, tolerance[b]) if kmax else None
-        out.append({m.name: float(m.fn(X[b], **(dict(neighbors=nb) if m.k else dict(moments=mos[b]) if m.moments else {}), **m.params))
+        Xb = measured(X[b])
+        out.append({m.name: float(m.fn(Xb, **(dict(neighbors=nb) if m.k else dict(moments=mos[b]) if m.moments else {}), **m.params))
                     for m in ms})
     return out
 
@@ -109,16 +110,18 @@ def _group_values(X, ms, kmax) -> list:
 def layer_batch_values(points, ms, batches:list, group:int=None) -> dict:
     "{metric name: one value per batch of `batches`}: the batch metrics `ms` of one layer's points, the batches `group` at a time (default `group_size`: 1 on the CPU, the per-batch kernels; on a GPU as many as fit)."
     kmax = max((m.k for m in ms), default=0)
-    n, d = len(batches[0]), points.shape[1]
+    as_points(points, min_points=0)                  # the door: checked once here, every batch passed on as checked
+    if not points.is_floating_point(): points = points.double()       # integers: measured in float64, batch by batch
+    n, d = min(len(batch) for batch in batches), points.shape[1]
+    if kmax and n <= kmax: raise ValueError(f"X has {n} points in its smallest batch; this needs at least {kmax + 1}")
     group = group_size(n, d, points.device) if group is None else integer(group, "group", 1)
     values = [None] * len(batches)
-    with checked_points():
-        if group == 1 or points.dtype == torch.float64:
-            for position, batch in enumerate(batches):
-                values[position] = _one_batch(as_points(points[torch.from_numpy(batch).to(points.device)]), ms, kmax)
-        else:
-            for positions, X in stacked(points, batches, group):
-                for position, value in zip(positions, _group_values(X, ms, kmax)): values[position] = value
+    if group == 1 or points.dtype == torch.float64:
+        for position, batch in enumerate(batches):
+            values[position] = _one_batch(measured(points[torch.from_numpy(batch).to(points.device)]), ms, kmax)
+    else:
+        for positions, X in stacked(points, batches, group):
+            for position, value in zip(positions, _group_values(X, ms, kmax)): values[position] = value
     return {m.name: [v[m.name] for v in values] for m in ms}
 
 # %% ../nbs/02b_engine.ipynb #c1d1c617

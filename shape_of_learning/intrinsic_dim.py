@@ -6,16 +6,19 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/intrinsic_dim.html.m
 
 # %% ../nbs/02_intrinsic_dim.ipynb #4bac475a
 from __future__ import annotations
-import math, warnings
-from dataclasses import dataclass, field
+import inspect, math, warnings
+from dataclasses import dataclass, field, fields
+from fastcore.basics import patch
 import numpy as np
 import torch
-from .knn import as_points, knn, KNN, resolution_of
+from .checks import spec_options
+from .knn import as_points, knn, KNN, measured, points, resolution_of
 
 # %% auto #0
 __all__ = ['TIE_LIMIT', 'TWONN_CONVENTIONS', 'MICROSCOPE_TIE', 'MICROSCOPE_REDUCTION', 'IDEstimate', 'distinct_knn',
-           'given_tolerance', 'refuse_ties', 'tie_tolerance', 'neighbour_ratios', 'twonn_discard', 'twonn_fit', 'twonn',
-           'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit', 'gride', 'id_scaling']
+           'given_tolerance', 'Neighbourhood', 'neighbourhood', 'refuse_ties', 'tie_tolerance', 'neighbour_ratios',
+           'twonn_discard', 'twonn_fit', 'twonn', 'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices', 'batched',
+           'gride_fit', 'gride', 'id_scaling']
 
 # %% ../nbs/02_intrinsic_dim.ipynb #362ac10b
 @dataclass
@@ -38,7 +41,7 @@ class IDEstimate:
 _POLICIES = ("drop", "raise")
 
 def distinct_knn(
-    X,                      # (n, d) points
+    X,                      # (n, d) points, or `knn.Points` (not checked again)
     k:int,                  # neighbours per point
     duplicates:str="drop",  # "drop": estimate on distinct points; "raise": refuse duplicates
     device=None,            # torch device for the search
@@ -52,37 +55,62 @@ def distinct_knn(
 def _distinct(X, k, duplicates, device, resolution):
     "distinct_knn's work: (KNN of the distinct points, the indices of X they are, surplus copies)."
     if duplicates not in _POLICIES: raise ValueError(f"duplicates must be one of {_POLICIES}; got {duplicates!r}")
-    rtol = resolution_of(X) if resolution is None else resolution
-    X = as_points(X, min_points=k + 1, device=device)
-    keep = torch.arange(len(X), device=X.device) if duplicates == "raise" else _first_copies(X)
+    X = points(X, k + 1, device=device, resolution=resolution)        # checked here once, then passed on as checked
+    keep = torch.arange(len(X), device=X.data.device) if duplicates == "raise" else _first_copies(X.data)
     while True:                                      # again only if a group of twins outgrew the k neighbours found
         if len(keep) < k + 1:
             what = "all points are identical" if len(keep) == 1 else f"only {len(keep)} distinct points remain"
             raise ValueError(f"X has {len(X)} points but {what}; {k} neighbours need at least {k + 1} distinct points")
-        res = knn(X if len(keep) == len(X) else X[keep], k, resolution=rtol)
+        res = knn(X if len(keep) == len(X) else X.rows(keep), k)
         if res.n_duplicates == 0: return res, keep, len(X) - len(keep)
         if duplicates == "raise":
             raise ValueError(f"X has {res.n_duplicates} duplicate points ({int(res.twin.sum())} points have a twin closer "
-                             f"than {rtol:.3g} x their norm); pass duplicates='drop' to estimate on the distinct points")
+                             f"than {X.resolution:.3g} x their norm); pass duplicates='drop' to estimate on the distinct points")
         g = res.group.cpu().numpy()
         pos = np.arange(len(g))
         first = np.full(g.max() + 1, len(g)); np.minimum.at(first, g[g >= 0], pos[g >= 0])
         drop = (g >= 0) & (pos != first[np.maximum(g, 0)])
-        keep = keep[torch.from_numpy(~drop).to(X.device)]
+        keep = keep[torch.from_numpy(~drop).to(keep.device)]
 
 # %% ../nbs/02_intrinsic_dim.ipynb #2968ff74
 def given_tolerance(neighbors) -> float | None:
     "The tie tolerance (`tie_tolerance`) a precomputed neighbours tuple `(KNN, n_points, n_duplicates, tolerance)` carries, if any: a batched engine computes it with the neighbours, so the estimate need not read the points again."
     return neighbors[3] if neighbors is not None and len(neighbors) > 3 else None
 
-# %% ../nbs/02_intrinsic_dim.ipynb #2cfbe239
-def _neighbors(X, k, duplicates, device, neighbors, resolution=None):
-    "distinct_knn(X, k), or the first k columns of a precomputed `distinct_knn` result with at least k."
-    if neighbors is None: return distinct_knn(X, k, duplicates, device, resolution)
-    if resolution is not None: raise ValueError("pass resolution to the distinct_knn that computed `neighbors`, not here")
-    res, n, n_dup = neighbors[:3]                 # a fourth entry: the points' tie tolerance (`given_tolerance`)
-    if res.k < k: raise ValueError(f"the precomputed neighbours have k={res.k}; this estimator needs {k}")
-    return KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group, res.n_settled), n, n_dup
+# %% ../nbs/02_intrinsic_dim.ipynb #5611ac73
+@dataclass(frozen=True)
+class Neighbourhood:
+    "How a kNN estimator finds its neighbours: the options `twonn`, `mada`, `mom`, `mle` and `gride` share, declared once here and worn by each (`checks.spec_options`)."
+    duplicates:str="drop"   # "drop": estimate on the distinct points; "raise": refuse copies (`distinct_knn`)
+    device:object=None      # torch device for the kNN search (default: where X is)
+    neighbors:tuple=None    # a `distinct_knn(X, k' >= k)` result to reuse instead of searching again
+    resolution:float=None   # twins closer than resolution * |x_i| are copies (default: 4 eps of X's stored dtype)
+
+    def __post_init__(self):
+        if self.duplicates not in _POLICIES: raise ValueError(f"duplicates must be one of {_POLICIES}; got {self.duplicates!r}")
+        if self.neighbors is not None and self.resolution is not None:
+            raise ValueError("pass resolution to the distinct_knn that computed `neighbors`, not here")
+
+# %% ../nbs/02_intrinsic_dim.ipynb #b24b02ee
+def neighbourhood(estimator, options:dict) -> Neighbourhood:
+    "The `Neighbourhood` of an estimator's keyword `options`; a name it does not take is a TypeError listing the ones it does."
+    unknown = sorted(set(options) - {f.name for f in fields(Neighbourhood)})
+    if unknown: raise TypeError(f"{estimator.__name__}() has no option {unknown}; it takes {list(inspect.signature(estimator).parameters)[1:]}")
+    return Neighbourhood(**options)
+
+# %% ../nbs/02_intrinsic_dim.ipynb #480e834b
+@patch
+def find(self:Neighbourhood, X, k:int, tolerance:bool=False) -> tuple:
+    "`(KNN with k columns, n_points, n_duplicates)`: one search of X, checked once (`knn.points`), or the first k columns of `neighbors`; with `tolerance`, X's tie tolerance as a fourth entry (the one `neighbors` carries, if any)."
+    if self.neighbors is None:
+        X = points(X, k + 1, device=self.device, resolution=self.resolution)
+        found = distinct_knn(X, k, self.duplicates)
+    else:
+        res, n, n_dup = self.neighbors[:3]
+        if res.k < k: raise ValueError(f"the precomputed neighbours have k={res.k}; this estimator needs {k}")
+        found = (KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group, res.n_settled), n, n_dup)
+        if tolerance and given_tolerance(self.neighbors) is not None: return (*found, given_tolerance(self.neighbors))
+    return (*found, tie_tolerance(X)) if tolerance else found
 
 # %% ../nbs/02_intrinsic_dim.ipynb #d750d4e9
 def _first_copies(X) -> torch.Tensor:
@@ -106,7 +134,7 @@ def refuse_ties(tied:int, total:int, name:str):
 def tie_tolerance(X, resolution:float=None) -> float:
     "The gap below which two neighbour distances in X count as tied: X's storage resolution (or `resolution`) times its largest norm."
     rtol = resolution_of(X) if resolution is None else float(resolution)      # of X as stored (float16: float16's)
-    X = as_points(X, min_points=0)
+    X = as_points(X, min_points=0)                                            # a `knn.Points`: not checked again
     top = float(X.abs().max()) if X.numel() else 0.0        # the largest norm, rescaled: no overflow at 1e300, no underflow
     return rtol * top * float(torch.linalg.vector_norm(X.double() / top, dim=1).max()) if top > 0 else 0.0
 
@@ -183,23 +211,22 @@ def twonn_fit(
     raise ValueError(f"method must be 'ls' or 'mle'; got {method!r}")
 
 # %% ../nbs/02_intrinsic_dim.ipynb #73b6bad8
+@spec_options(Neighbourhood)
 def twonn(
-    X,                      # (n, d) points (numpy or torch, any float dtype)
+    X,                      # (n, d) points (numpy or torch, any float dtype, or `knn.Points`)
     discard:float=None,     # fraction of the largest mu = r2/r1 left out of the fit (None: 0.1; microscope: its own)
     method:str="ls",        # "ls" (Facco et al.) or "mle" (censored maximum likelihood)
-    duplicates:str="drop",  # "drop" or "raise"; see `distinct_knn`
-    device=None,            # torch device for the kNN search
-    neighbors=None,         # a `distinct_knn(X, k >= 2)` result to reuse instead of searching again
-    resolution:float=None,  # twins closer than resolution * |x| are copies (default: 4 eps of X's dtype)
     convention:str="facco", # whose fit: "facco" (default), "skdim" or "microscope" (TWONN_CONVENTIONS)
-) -> IDEstimate:
+    **options,              # `Neighbourhood`'s: duplicates, device, neighbors, resolution
+) -> IDEstimate:       # the dimension, the points it used, the copies dropped, every rule in `params`
     "TwoNN intrinsic dimension (Facco et al. 2018) on exact nearest-neighbour distances."
     discard = twonn_discard(discard, convention)                  # a bad option is named before the search
-    res, n, n_dup = _neighbors(X, 2, duplicates, device, neighbors, resolution)
+    near = neighbourhood(twonn, options)
+    res, n, n_dup, tolerance = near.find(X, 2, tolerance=True)
     r = res.dist.cpu().numpy()
-    mu = neighbour_ratios(r[:, 1], r[:, 0], X, "TwoNN", resolution, given_tolerance(neighbors))
+    mu = neighbour_ratios(r[:, 1], r[:, 0], None, "TwoNN", tolerance=tolerance)
     d = twonn_fit(mu, discard, method, convention)
-    return IDEstimate(d, "twonn", n, n_dup, dict(discard=discard, method=method, duplicates=duplicates, convention=convention))
+    return IDEstimate(d, "twonn", n, n_dup, dict(discard=discard, method=method, duplicates=near.duplicates, convention=convention))
 
 # %% ../nbs/02_intrinsic_dim.ipynb #4bd87bd2
 def _combine(local, comb, name):
@@ -214,61 +241,55 @@ def _combine(local, comb, name):
     raise ValueError(f"comb must be 'mean', 'median' or 'mle'; got {comb!r}")
 
 # %% ../nbs/02_intrinsic_dim.ipynb #e9893170
-def _local_id(name, X, k, kmin, local_fn, comb, duplicates, device, neighbors=None, resolution=None, **params):
+def _local_id(name, X, k, kmin, local_fn, comb, near:Neighbourhood, **params):
     "Shared body of the kNN-based local estimators: exact distances of distinct points -> local values -> pooled."
     if k < kmin: raise ValueError(f"{name} needs k >= {kmin}; got {k}")
-    res, n, n_dup = _neighbors(X, k, duplicates, device, neighbors, resolution)
+    res, n, n_dup = near.find(X, k)
     with np.errstate(divide="ignore", invalid="ignore"):
         local = local_fn(res.dist.cpu().numpy())
     return IDEstimate(_combine(local, comb, name), name.lower(), n, n_dup,
-                      dict(k=k, **params, comb=comb, duplicates=duplicates), local)
+                      dict(k=k, **params, comb=comb, duplicates=near.duplicates), local)
 
 # %% ../nbs/02_intrinsic_dim.ipynb #c0ac5d53
+@spec_options(Neighbourhood)
 def mada(
     X,                      # (n, d) points
     k:int=20,               # neighbourhood size (r_k against r_ceil(k/2))
     comb:str="mean",        # "mean", "median" or "mle" (harmonic mean) of the local estimates
-    duplicates:str="drop",  # "drop" or "raise"
-    device=None,            # torch device for the kNN search
-    neighbors=None,         # a `distinct_knn(X, k' >= k)` result to reuse instead of searching again
-    resolution:float=None,  # twins closer than resolution * |x| are copies (default: 4 eps of X's dtype)
-) -> IDEstimate:
+    **options,              # `Neighbourhood`'s: duplicates, device, neighbors, resolution
+) -> IDEstimate:       # the mean (or comb) of the local estimates, which `local` keeps
     "Manifold-adaptive dimension estimation (Farahmand et al. 2007) on exact kNN distances."
     h = math.ceil(k / 2)
     return _local_id("MADA", X, k, 2, lambda r: math.log(2) / np.log(r[:, k - 1] / r[:, h - 1]),
-                     comb, duplicates, device, neighbors, resolution)
+                     comb, neighbourhood(mada, options))
 
 # %% ../nbs/02_intrinsic_dim.ipynb #3f58d895
+@spec_options(Neighbourhood)
 def mom(
     X,                      # (n, d) points
     k:int=100,              # neighbours per point
     comb:str="mean",        # "mean", "median" or "mle" (harmonic mean) of the local estimates
-    duplicates:str="drop",  # "drop" or "raise"
-    device=None,            # torch device for the kNN search
-    neighbors=None,         # a `distinct_knn(X, k' >= k)` result to reuse instead of searching again
-    resolution:float=None,  # twins closer than resolution * |x| are copies (default: 4 eps of X's dtype)
-) -> IDEstimate:
+    **options,              # `Neighbourhood`'s: duplicates, device, neighbors, resolution
+) -> IDEstimate:       # the mean (or comb) of the local estimates, which `local` keeps
     "Method-of-moments local intrinsic dimension (Amsaleg et al. 2018), averaged over points."
     def local(r):
         m1 = r.mean(1)
         return m1 / (r[:, -1] - m1)
-    return _local_id("MoM", X, k, 2, local, comb, duplicates, device, neighbors, resolution)
+    return _local_id("MoM", X, k, 2, local, comb, neighbourhood(mom, options))
 
 # %% ../nbs/02_intrinsic_dim.ipynb #7102c0d9
+@spec_options(Neighbourhood)
 def mle(
     X,                      # (n, d) points
     k:int=20,               # neighbours per point
     unbiased:bool=False,    # k - 2 instead of k - 1 in the numerator
     comb:str="mle",         # "mle": harmonic mean (MacKay & Ghahramani); or "mean", "median"
-    duplicates:str="drop",  # "drop" or "raise"
-    device=None,            # torch device for the kNN search
-    neighbors=None,         # a `distinct_knn(X, k' >= k)` result to reuse instead of searching again
-    resolution:float=None,  # twins closer than resolution * |x| are copies (default: 4 eps of X's dtype)
-) -> IDEstimate:
+    **options,              # `Neighbourhood`'s: duplicates, device, neighbors, resolution
+) -> IDEstimate:       # the pooled estimate; the local ones in `local`
     "Levina-Bickel maximum-likelihood intrinsic dimension, pooled as MacKay & Ghahramani suggest."
     num = k - 2 if unbiased else k - 1
     return _local_id("MLE", X, k, 3, lambda r: num / np.log(r[:, -1:] / r[:, :-1]).sum(1),
-                     comb, duplicates, device, neighbors, resolution, unbiased=unbiased)
+                     comb, neighbourhood(mle, options), unbiased=unbiased)
 
 # %% ../nbs/02_intrinsic_dim.ipynb #a3cd6634
 @dataclass
@@ -362,23 +383,22 @@ def gride_fit(mu:np.ndarray, n1:int=1, n2:int=2) -> tuple:
     return float(d), float(((N - 1) / d**2 + _gride_terms(d, logmu, n1, n2)[1]) ** -0.5)
 
 # %% ../nbs/02_intrinsic_dim.ipynb #139b4e6d
+@spec_options(Neighbourhood)
 def gride(
     X,                      # (n, d) points
     n1:int=1,               # the nearer neighbour rank
     n2:int=None,            # the farther one (default 2 * n1)
-    duplicates:str="drop",  # "drop" or "raise"; see `distinct_knn`
-    device=None,            # torch device for the kNN search
-    neighbors=None,         # a `distinct_knn(X, k >= n2)` result to reuse
-    resolution:float=None,  # twins closer than resolution * |x| are copies
-) -> IDEstimate:
+    **options,              # `Neighbourhood`'s: duplicates, device, neighbors, resolution
+) -> IDEstimate:       # the dimension, with its Cramér-Rao error in `params['err']`
     "GRIDE intrinsic dimension (Denti et al. 2022) from the ratios r_n2 / r_n1, with its error (params['err'])."
     n2 = 2 * n1 if n2 is None else n2
     _check_ranks(n1, n2)                                 # before the search
-    res, n, n_dup = _neighbors(X, n2, duplicates, device, neighbors, resolution)
+    near = neighbourhood(gride, options)
+    res, n, n_dup, tolerance = near.find(X, n2, tolerance=True)
     r = res.dist.cpu().numpy()
-    d, err = gride_fit(neighbour_ratios(r[:, n2 - 1], r[:, n1 - 1], X, "GRIDE", resolution, given_tolerance(neighbors)), n1, n2)
+    d, err = gride_fit(neighbour_ratios(r[:, n2 - 1], r[:, n1 - 1], None, "GRIDE", tolerance=tolerance), n1, n2)
     scale = float((r[:, n1 - 1].mean() + r[:, n2 - 1].mean()) / 2)
-    return IDEstimate(d, "gride", n, n_dup, dict(n1=n1, n2=n2, err=err, scale=scale, duplicates=duplicates))
+    return IDEstimate(d, "gride", n, n_dup, dict(n1=n1, n2=n2, err=err, scale=scale, duplicates=near.duplicates))
 
 # %% ../nbs/02_intrinsic_dim.ipynb #908db017
 def id_scaling(
@@ -397,18 +417,18 @@ def id_scaling(
     if not (isinstance(range_max, (int, np.integer)) and range_max >= 2):
         raise ValueError(f"range_max must be an integer >= 2; got {range_max!r}")
     if not (isinstance(seed, (int, np.integer)) and seed >= 0): raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
-    X = as_points(X, min_points=3, device=device)
+    X = measured(as_points(X, min_points=3, device=device), resolution)   # checked once; float32's twin rule, as a profile
     if len(X) < n_min:                                 # no decimation level would be left: no TwoNN row at all
         raise ValueError(f"n_min={n_min} is more than the {len(X)} points: the decimation keeps blocks of >= n_min points; "
                          f"pass n_min <= {len(X)}")
     kmax = max([2] + [2**(i + 1) for i in range(int(math.log2(range_max))) if 2**(i + 1) <= len(X) - 1])
-    res, keep, n_dup = _distinct(X, kmax, duplicates, device, resolution)   # one search serves every rank
-    Xd, ranks = X[keep], [2**i for i in range(int(math.log2(kmax)))]
+    res, keep, n_dup = _distinct(X, kmax, duplicates, None, None)   # one search serves every rank
+    Xd, ranks = X.rows(keep), [2**i for i in range(int(math.log2(kmax)))]
     if len(Xd) < n_min:
         raise ValueError(f"n_min={n_min} is more than the {len(Xd)} distinct points ({n_dup} duplicates dropped): the "
                          f"decimation keeps blocks of >= n_min points; pass n_min <= {len(Xd)}")
-    tolerance = tie_tolerance(Xd, resolution)            # every block's ties, judged on all the distinct points once
-    nb = (res, len(Xd), 0)
+    tolerance = tie_tolerance(Xd)                        # every block's ties, judged on all the distinct points once
+    nb = (res, len(Xd), 0, tolerance)
     rows = []
     for n1 in ranks:
         e = gride(Xd, n1, neighbors=nb)
@@ -423,7 +443,7 @@ def id_scaling(
     for j in it:
         size = len(Xd) // 2**j
         vals, scales = [], []
-        blocks = [res.dist[:, :2].cpu().numpy()] if j == 0 else _two_nearest(Xd, order, 2**j, size, device, resolution)
+        blocks = [res.dist[:, :2].cpu().numpy()] if j == 0 else _two_nearest(Xd.data, order, 2**j, size, Xd.resolution)
         for r in blocks:
             vals.append(twonn_fit(neighbour_ratios(r[:, 1], r[:, 0], Xd, "TwoNN", tolerance=tolerance), discard)); scales.append(r.mean())
         err = float(np.std(vals, ddof=1) / np.sqrt(len(vals))) if len(vals) > 1 else 0.0
@@ -434,12 +454,12 @@ def id_scaling(
     return df
 
 # %% ../nbs/02_intrinsic_dim.ipynb #0ae662de
-def _two_nearest(X, order, blocks, size, device, resolution):
+def _two_nearest(X, order, blocks, size, resolution):
     "r_1, r_2 (float64, (size, 2)) of every point within each block order[b*size:(b+1)*size]: exact distances."
     if size > 4096:                                     # large blocks: the chunked exact search of `knn`
         for b in range(blocks):
             idx = torch.from_numpy(order[b * size:(b + 1) * size]).to(X.device)
-            yield distinct_knn(X[idx], 2, "drop", device, resolution)[0].dist.cpu().numpy()
+            yield distinct_knn(X[idx], 2, "drop", resolution=resolution)[0].dist.cpu().numpy()
         return
     per = max(1, 2**24 // size**2)                      # small blocks, many at once: float64 Gram matrices give four
     for b0 in range(0, blocks, per):                    # candidates per point, whose distances are then recomputed

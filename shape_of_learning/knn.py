@@ -8,7 +8,6 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/knn.html.md"""
 from __future__ import annotations
 import math
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 import functools
 import numba
@@ -20,12 +19,13 @@ from .checks import integer
 from tqdm.auto import tqdm
 
 # %% auto #0
-__all__ = ['SEARCH_UNIT', 'DUPLICATE_ULPS', 'RERANK', 'as_matrix', 'checked_points', 'as_points', 'KNN', 'sqrt64', 'square_safe',
-           'numba_threads', 'resolution_of', 'knn', 'batched_knn']
+__all__ = ['DUPLICATE_ULPS', 'SEARCH_UNIT', 'RERANK', 'as_matrix', 'resolution_of', 'Points', 'as_points', 'points', 'measured',
+           'KNN', 'sqrt64', 'square_safe', 'numba_threads', 'knn', 'batched_knn']
 
 # %% ../nbs/00_knn.ipynb #f00c4c76
 def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
-    "`X` as a 2-D real torch tensor without copying (numpy wrapped, torch detached, dtype kept); errors name `rows`."
+    "`X` as a 2-D real torch tensor without copying (numpy wrapped, torch detached, dtype kept, a `Points`' data); errors name `rows`."
+    if isinstance(X, Points): return X.data
     if isinstance(X, torch.Tensor): T = X.detach()
     else:
         A = np.asarray(X)
@@ -37,24 +37,35 @@ def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
     if T.is_complex() or T.dtype == torch.bool: raise ValueError(f"{name} has dtype {T.dtype}; expected real numbers")
     return T
 
-# %% ../nbs/00_knn.ipynb #7fdf9f62
-_CHECKED = ContextVar("checked", default=False)
+# %% ../nbs/00_knn.ipynb #ad2a7a10
+DUPLICATE_ULPS = 4          # twins are closer than this many machine epsilons of the points' dtype, times |x_i|
 
-@contextmanager
-def checked_points():
-    "Inside this block `as_points` skips the finiteness pass: for callers that validated the points once already."
-    token = _CHECKED.set(True)
-    try: yield
-    finally: _CHECKED.reset(token)
+def resolution_of(X) -> float:
+    "Relative resolution of points stored as `X`: `DUPLICATE_ULPS` x the machine epsilon of its dtype (integers: float64's); a `Points` carries its own."
+    if isinstance(X, Points): return X.resolution
+    dtype = as_matrix(X).dtype
+    return DUPLICATE_ULPS * torch.finfo(dtype if dtype.is_floating_point else torch.float64).eps
+
+# %% ../nbs/00_knn.ipynb #e2b11efc
+@dataclass(frozen=True, eq=False)
+class Points:
+    "A point cloud past the door (`points`): `data` finite, 2-D, float32 or float64, with the `resolution` of the dtype it was stored in. Built directly, it is the caller's promise that `data` is finite."
+    data: torch.Tensor      # (n_points, dim), float32 or float64
+    resolution: float       # twins: closer than resolution * |x_i| (default: `resolution_of` the stored dtype)
+
+    def __len__(self): return len(self.data)
+    @property
+    def shape(self): return self.data.shape
+    def rows(self, index) -> Points: return Points(self.data[index], self.resolution)
 
 # %% ../nbs/00_knn.ipynb #344ed4ec
 def as_points(
-    X,                      # (n_points, dim) array-like: numpy, torch (any device) or nested lists
+    X,                      # (n_points, dim) array-like: numpy, torch (any device), nested lists, or `Points` (not checked again)
     min_points:int=2,       # fewer rows than this is an error
     name:str="X",           # what to call the array in error messages
     device=None,            # move the tensor here (default: where it already is; numpy goes to CPU)
 ) -> torch.Tensor:          # float32 or float64 tensor of shape (n_points, dim)
-    "Check `X` is a finite 2-D point cloud with at least `min_points` rows and return it as a float tensor."
+    "Check `X` is a finite 2-D point cloud with at least `min_points` rows and return it as a float tensor (a `Points`' data is only counted and moved)."
     T = as_matrix(X, name)
     if device is not None: T = T.to(device)
     if T.dtype in (torch.float16, torch.bfloat16): T = T.float()
@@ -62,13 +73,32 @@ def as_points(
     n, d = T.shape
     if d == 0: raise ValueError(f"{name} has {n} points of dimension 0")
     if n < min_points: raise ValueError(f"{name} has {n} points; this needs at least {min_points}")
-    if _CHECKED.get() or T.numel() and all(torch.isfinite(v) for v in torch.aminmax(T)): return T   # NaN propagates
+    if isinstance(X, Points) or T.numel() and all(torch.isfinite(v) for v in torch.aminmax(T)): return T   # NaN propagates
     bad = ~torch.isfinite(T).all(dim=1)
     if bad.any():
         rows = bad.nonzero().flatten()
         raise ValueError(f"{name} has {len(rows)} rows with NaN or inf (first: {rows[:5].tolist()}); "
                          "drop or repair them before measuring")
     return T
+
+# %% ../nbs/00_knn.ipynb #1c2790d9
+def points(
+    X,                      # (n_points, dim) array-like, or a `Points` (counted and moved, not checked again)
+    min_points:int=2,       # fewer rows than this is an error
+    name:str="X",           # what to call the array in error messages
+    device=None,            # move it here (default: where it is)
+    resolution:float=None,  # twins: closer than resolution * |x_i| (default `resolution_of(X)`; 0: exact copies only)
+) -> Points:
+    "The door: `X` checked once (`as_points`) with the resolution of the dtype it is stored in; pass the result on."
+    rtol = resolution_of(X) if resolution is None else float(resolution)
+    if not 0 <= rtol < 1: raise ValueError(f"resolution must be in [0, 1); got {resolution}")
+    return Points(as_points(X, min_points, name, device), rtol)
+
+# %% ../nbs/00_knn.ipynb #57861ea9
+def measured(T:torch.Tensor, resolution:float=None) -> Points:
+    "Points of a tensor already checked (a batch of a checked layer), not checked again: half precision in float32, integers in float64 (`as_points`), with the twin rule of the dtype it is measured in (float32's for a half-precision store: `profile` says why) unless `resolution`."
+    T = T.float() if T.dtype in (torch.float16, torch.bfloat16) else T if T.is_floating_point() else T.double()
+    return Points(T, resolution_of(T) if resolution is None else resolution)
 
 # %% ../nbs/00_knn.ipynb #6e1503a9
 @dataclass
@@ -362,14 +392,6 @@ def numba_threads():
     try: yield
     finally: numba.set_num_threads(old)
 
-# %% ../nbs/00_knn.ipynb #43c2de80
-DUPLICATE_ULPS = 4          # twins are closer than this many machine epsilons of the points' dtype, times |x_i|
-
-def resolution_of(X) -> float:
-    "Relative resolution of points stored as `X`: `DUPLICATE_ULPS` x the machine epsilon of its dtype (integers: float64's)."
-    dtype = as_matrix(X).dtype
-    return DUPLICATE_ULPS * torch.finfo(dtype if dtype.is_floating_point else torch.float64).eps
-
 # %% ../nbs/00_knn.ipynb #19a9f6ee
 def _twins(X, dist, idx, rtol, m):
     "Twin flags, group labels and surplus count: pairs closer than rtol * |x_i| among the found neighbours."
@@ -431,8 +453,9 @@ def _next_pow2(x:int) -> int: return 1 << max(0, (int(x) - 1).bit_length())
 # %% ../nbs/00_knn.ipynb #012d9734
 @functools.cache
 def _has_triton() -> bool:
-    try: import triton; return True
+    try: import triton
     except ImportError: return False
+    return triton is not None                       # importable is the whole question
 
 # %% ../nbs/00_knn.ipynb #a0f33b45
 RERANK = "auto"     # "auto" (numba on CPU, Triton on CUDA where it imports, else torch), or "numba" / "triton" / "torch"
@@ -505,7 +528,7 @@ def _brute_rows(X, rows, k, block_bytes):
 # %% ../nbs/00_knn.ipynb #3a7793c4
 def _settle(X, rows, c, k, block_bytes):
     "Exact neighbours of the uncertified `rows`: a float64 search and certificate, then brute force for what remains."
-    (n, d), dev = X.shape, X.device
+    n, dev = len(X), X.device
     C = X.double() - X.double().mean(0)                # float64 search copy: the centering is the only rounding
     half = C.square().sum(1).mul_(0.5)
     b = int(max(1, min(len(rows), block_bytes * 16 // (8 * n))))

@@ -388,38 +388,37 @@ def _byte_range(header:str, size:int):
     start, stop = int(m[1]), min(int(m[2]) + 1 if m[2] else size, size)
     return (start, stop) if stop > start or start >= size else None     # b < a: not a valid range, the whole file
 
-# %% ../nbs/11b_localhub.ipynb #175e6261
-def serve(config:str, mirror:str, logs:str):
-    "Run olah on `config` (TOML) with the Hub's answers where olah's mirror mode differs (see the notes above)."
-    import olah.server as server
+# %% ../nbs/11b_localhub.ipynb #ce521c3e
+def _take_fault(run:Path, path:str):
+    "The first injected fault in `run`/faults.json whose `match` is in this download's path, counted down (None if none)."
+    f = run / "faults.json"
+    if not f.is_file(): return None
+    faults = json.loads(f.read_text())
+    for fault in faults:
+        if fault["match"] in path and fault["times"] != 0:
+            fault["times"] -= 1
+            f.write_text(json.dumps(faults))
+            return fault
+    return None
+
+# %% ../nbs/11b_localhub.ipynb #31373192
+async def _file_response(resp, header:str, fault:dict):
+    "olah's whole-file response as the Hub answers it: the bytes a `Range` header asks for (206; 416 past the end), else the whole file; an injected fault played."
+    from starlette.responses import Response
+    body = b"".join([chunk async for chunk in resp.body_iterator])
+    span, headers = _byte_range(header or "", len(body)), {k: v for k, v in resp.headers.items() if k.lower() != "content-length"}
+    status = 200
+    if span is not None:
+        start, stop = span
+        if start >= len(body): return Response(status_code=416, headers={"Content-Range": f"bytes */{len(body)}"})
+        body, status, headers = body[start:stop], 206, {**headers, "Content-Range": f"bytes {start}-{stop - 1}/{len(body)}"}
+    if fault is None: return Response(body, status_code=status, headers=headers)
+    return _faulty(body, status, headers, fault)
+
+# %% ../nbs/11b_localhub.ipynb #76736ef4
+def _as_the_hub(run:Path, mirror:str):
+    "olah's middleware answering as the Hub: %2F revisions, `model_info` of main, 404s naming what is missing, byte ranges; downloads logged in `run`, faults played."
     from starlette.responses import JSONResponse, Response
-
-    run = Path(config).parent
-
-    async def file_response(resp, header:str, fault:dict):     # olah's mirror sends whole files; the Hub honours ranges
-        body = b"".join([chunk async for chunk in resp.body_iterator])
-        span, headers = _byte_range(header or "", len(body)), {k: v for k, v in resp.headers.items() if k.lower() != "content-length"}
-        status = 200
-        if span is not None:
-            start, stop = span
-            if start >= len(body): return Response(status_code=416, headers={"Content-Range": f"bytes */{len(body)}"})
-            body, status, headers = body[start:stop], 206, {**headers, "Content-Range": f"bytes {start}-{stop - 1}/{len(body)}"}
-        if fault is None: return Response(body, status_code=status, headers=headers)
-        return _faulty(body, status, headers, fault)
-
-    def take_fault(path:str):
-        "The first injected fault whose `match` is in this download's path, counted down (None if none)."
-        f = run / "faults.json"
-        if not f.is_file(): return None
-        faults = json.loads(f.read_text())
-        for fault in faults:
-            if fault["match"] in path and fault["times"] != 0:
-                fault["times"] -= 1
-                f.write_text(json.dumps(faults))
-                return fault
-        return None
-
-    @server.app.middleware("http")
     async def as_the_hub(request, call_next):
         for part in request.scope.get("raw_path", b"").decode().split("/"):   # refs%2Fconvert%2Fparquet: one revision
             if "%2f" in part.lower():
@@ -432,7 +431,7 @@ def serve(config:str, mirror:str, logs:str):
         fault = None
         if what == "resolve" and request.method == "GET":
             with open(run / "downloads.log", "a") as log: log.write(f"{request.scope['path']}\t{request.headers.get('range', '')}\n")
-            fault = take_fault(request.scope["path"])
+            fault = _take_fault(run, request.scope["path"])
             if fault is not None and fault["kind"] == "status": return Response(status_code=fault["status"])
         resp = await call_next(request)
         if resp.status_code == 401 and folder is not None and folder.is_dir() and what in ("tree", "paths-info", "resolve", "revision"):
@@ -440,13 +439,25 @@ def serve(config:str, mirror:str, logs:str):
                 return JSONResponse({"error": "Entry not found"}, status_code=404, headers={"X-Error-Code": "EntryNotFound"})
             return JSONResponse({"error": f"Invalid rev id: {revision}"}, status_code=404, headers={"X-Error-Code": "RevisionNotFound"})
         if what == "resolve" and request.method == "GET" and resp.status_code == 200 and ("range" in request.headers or fault):
-            return await file_response(resp, request.headers.get("range"), fault)
+            return await _file_response(resp, request.headers.get("range"), fault)
         return resp
+    return as_the_hub
+
+# %% ../nbs/11b_localhub.ipynb #e0fa7ab6
+def _exit_when_orphaned():
+    "End this process once its parent is gone: a killed parent (a notebook kernel) leaves no server behind."
     parent = os.getppid()
-    def orphaned():                                           # a killed parent (a notebook kernel) leaves no server behind
+    def orphaned():
         while os.getppid() == parent: time.sleep(1)
         os._exit(0)
     threading.Thread(target=orphaned, daemon=True).start()
+
+# %% ../nbs/11b_localhub.ipynb #175e6261
+def serve(config:str, mirror:str, logs:str):
+    "Run olah on `config` (TOML) with the Hub's answers where olah's mirror mode differs (see the notes above)."
+    import olah.server as server
+    server.app.middleware("http")(_as_the_hub(Path(config).parent, mirror))
+    _exit_when_orphaned()
     sys.argv = ["olah-cli", "-c", config, "--log-path", logs]
     server.main()
 

@@ -196,7 +196,7 @@ def model_shape(repo:str, revision:str=None, dtype=None, api=None) -> ModelShape
     return shape_of(hub_metadata(api).config(repo, revision), dtype)
 
 # %% ../nbs/11c_plan.ipynb #cfc09de4
-FORWARD_BATCH = ProfileSpec().forward_batch       # windows per forward pass of a profile
+FORWARD_BATCH = ProfileSpec.forward_batch         # windows per forward pass of a profile (the field's default)
 KNN_BLOCK = 512                                   # rows per block of knn's numba search (knn.knn's chunk_size on the CPU)
 K_MAX = max(m.k for m in METRICS.values())        # neighbours of the widest kNN estimator (MoM's 100)
 SPECIAL_TOKENS = 2                                # tokens a tokenizer adds to a window, at most ([CLS] ... [SEP])
@@ -483,7 +483,7 @@ def checkpoint_row(task, cfg, e:Entry, rates:Calibration, api=None) -> dict:
     task, meta, work, ck = get_task(task), hub_metadata(api), workload(task), e.checkpoint
     shape = model_shape(ck.model, ck.revision, cfg.dtype, meta)
     files, own = load_files(task, e, meta)
-    window = e.window or ProfileSpec().window                         # a profile's content tokens per window
+    window = e.window or ProfileSpec.window                           # a profile's content tokens per window
     length = work.length or getattr(cfg, "length", None) or window + SPECIAL_TOKENS      # tokens per forward sequence
     forward = bool(token_fields(cfg)) or work.length is not None or work.loads == "finetune"
     weights, activations = device_memory(shape, work, length, forward)

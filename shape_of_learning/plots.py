@@ -53,11 +53,9 @@ def line_name(keys, values) -> str:
              words(_short(v)) if k == "source" else _short(v) for k, v in zip(keys, values)]
     return ", ".join(dict.fromkeys(parts))
 
-# %% ../nbs/11f_plots.ipynb #f795fe91
-@style.styled
-def profile_figure(tables, labels=None, metrics=None, depth:str="auto", title:str=None, axes=None):
-    "Every metric of profile tables against depth: a panel per metric (into `axes`, else a new figure), a line per model / checkpoint / source / policy, a ±1 s.d. band where a metric has several batches."
-    import matplotlib.pyplot as plt
+# %% ../nbs/11f_plots.ipynb #45553340
+def _profile_frame(tables, labels, metrics, depth:str, axes) -> tuple:
+    "`profile_figure`'s arguments checked: (the tables joined with a `table` column, the labels, the metrics shown, the axes as a list or None)."
     tables = [tables] if isinstance(tables, pd.DataFrame) else list(tables)
     if not tables: raise ValueError("no profile tables to draw")
     labels = [f"table {i + 1}" for i in range(len(tables))] if labels is None else list(labels)
@@ -73,11 +71,22 @@ def profile_figure(tables, labels=None, metrics=None, depth:str="auto", title:st
     if axes is not None:
         axes = list(getattr(axes, "flat", axes))
         if len(axes) < len(shown): raise ValueError(f"{len(shown)} metrics need {len(shown)} axes; got {len(axes)}")
+    return df, labels, shown, axes
+
+# %% ../nbs/11f_plots.ipynb #1d0d32b5
+def _line_groups(df:pd.DataFrame, depth:str) -> tuple:
+    "The lines of a profile figure: (their keys, their (key, rows) groups, in step order where steps differ, each line's last layer, whether x is the relative depth)."
     keys = profile_lines(df)
     groups = list(df.groupby(keys, sort=False, dropna=False)) if keys else [((), df)]
     if "step" in keys: groups.sort(key=lambda g: tuple(g[0][i] if k == "step" else 0 for i, k in enumerate(keys)))
     deepest = [int(rows.layer.max()) for _, rows in groups]
     relative = depth == "relative" or (depth == "auto" and len(set(deepest)) > 1)
+    return keys, groups, deepest, relative
+
+# %% ../nbs/11f_plots.ipynb #9dc79018
+def _line_looks(keys:list, groups:list, labels:list) -> tuple:
+    "Each line's (names, colours, markers, dashes): checkpoints light to dark on viridis, else `style.colors` of model / table / source; a dash per policy."
+    import matplotlib.pyplot as plt
     values = [key if isinstance(key, tuple) else (key,) for key, _ in groups]
     def part(ks):               # each line's name made of the keys `ks` only
         return [line_name(ks, [v[keys.index(k)] for k in ks]) for v in values]
@@ -94,17 +103,26 @@ def profile_figure(tables, labels=None, metrics=None, depth:str="auto", title:st
         palette = style.colors(what); shapes = style.markers(palette)
         line_colors, line_markers = [palette[w] for w in what], [shapes[w] for w in what]
     dashes = {p: ("-", "--", ":", "-.")[i % 4] for i, p in enumerate(dict.fromkeys(policies))}
-    line_styles = [dashes[p] for p in policies]
     names = [line_name(keys, v) or o for v, o in zip(values, own)]
+    return names, line_colors, line_markers, [dashes[p] for p in policies]
+
+# %% ../nbs/11f_plots.ipynb #bcaacd78
+def _profile_canvas(shown:list, names:list, axes) -> tuple:
+    "(figure, axes, legend columns) of a profile figure: a new figure sized for `shown` panels and a legend of `names`, or (None, the reader's `axes`)."
     width = "one" if len(shown) == 1 else "two"
     inches, columns = style.width_inches(width), min(len(shown), 3)
     legend_cols = max(1, min(len(names), 4, int((inches - 0.2) * 72 / (7 * 0.55)) // (max(map(len, names)) + 5)))
     legend_rows = -(-min(len(names), 12) // legend_cols)
     height = 0.7 * -(-len(shown) // columns) * inches / columns + 0.75 + 0.13 * legend_rows
     fig, axes = style.figure(len(shown), width, height=height) if axes is None else (None, axes)
-    batches = set()             # the batch counts behind the bands drawn (0: a std without a count)
+    return fig, axes, legend_cols
+
+# %% ../nbs/11f_plots.ipynb #1805ab73
+def _draw_panels(axes, shown:list, groups:list, deepest:list, relative:bool, looks:tuple) -> set:
+    "Each metric into its axis, a line per group (`looks`: names, colours, markers, dashes), ±1 s.d. bands where batches differ; the batch counts behind the bands (0: a std without a count)."
+    batches = set()
     for ax, metric in zip(axes, shown):
-        for (_, rows), top, name, colour, marker, dash in zip(groups, deepest, names, line_colors, line_markers, line_styles):
+        for (_, rows), top, name, colour, marker, dash in zip(groups, deepest, *looks):
             rows = rows[rows.metric == metric].sort_values("layer")
             if not len(rows): continue
             x = rows.layer / max(top, 1) if relative else rows.layer
@@ -116,13 +134,20 @@ def profile_figure(tables, labels=None, metrics=None, depth:str="auto", title:st
             ax.fill_between(x, rows.value - sd, rows.value + sd, color=colour, alpha=0.2, lw=0)
             batches |= set(rows.n_batches[several].astype(int)) if "n_batches" in rows else {0}
         ax.set(xlabel=style.label("depth" if relative else "layer"), ylabel=words(metric))
-    handles, shown_names = axes[0].get_legend_handles_labels()
+    return batches
+
+# %% ../nbs/11f_plots.ipynb #00d6b30b
+def _legend_entries(ax) -> tuple:
+    "(handles, names) of an axis's lines for a legend: over twelve lines, twelve of them spread evenly, the first and the last among them."
+    handles, names = ax.get_legend_handles_labels()
     if len(handles) > 12:       # a long series: twelve lines named, the first and the last among them
         keep = np.unique(np.linspace(0, len(handles) - 1, 12).round().astype(int))
-        handles, shown_names = [handles[i] for i in keep], [shown_names[i] for i in keep]
-    if fig is None:
-        axes[0].legend(handles, shown_names); return axes[0].figure
-    fig.legend(handles, shown_names, loc="outside lower center", ncol=legend_cols)
+        handles, names = [handles[i] for i in keep], [names[i] for i in keep]
+    return handles, names
+
+# %% ../nbs/11f_plots.ipynb #64395081
+def _profile_about(df:pd.DataFrame, batches:set):
+    "The subtitle of a profile figure: the tokens per layer, the text, and what the bands are over (None if none of them is known)."
     tokens = sorted({int(v) for v in df.n_tokens.dropna()}) if "n_tokens" in df else []
     sources = sorted({words(_short(v)) for v in df.source.dropna()}) if "source" in df else []
     counts = sorted(b for b in batches if b)
@@ -130,7 +155,22 @@ def profile_figure(tables, labels=None, metrics=None, depth:str="auto", title:st
               f"bands: ±1 s.d. over {counts[0]}{f'-{counts[-1]}' if len(counts) > 1 else ''} batches")
     about = "; ".join(p for p in (f"{'/'.join(f'{n:,}' for n in tokens)} tokens per layer" if tokens else "",
                                   f"text: {', '.join(sources)}" if sources else "", spread) if p)
-    style.title(fig, f"{title or 'Layer profile'} ({len(groups)} line{'s' * (len(groups) > 1)})", about or None)
+    return about or None
+
+# %% ../nbs/11f_plots.ipynb #f795fe91
+@style.styled
+def profile_figure(tables, labels=None, metrics=None, depth:str="auto", title:str=None, axes=None):
+    "Every metric of profile tables against depth: a panel per metric (into `axes`, else a new figure), a line per model / checkpoint / source / policy, a ±1 s.d. band where a metric has several batches."
+    df, labels, shown, axes = _profile_frame(tables, labels, metrics, depth, axes)
+    keys, groups, deepest, relative = _line_groups(df, depth)
+    looks = _line_looks(keys, groups, labels)
+    fig, axes, legend_cols = _profile_canvas(shown, looks[0], axes)
+    batches = _draw_panels(axes, shown, groups, deepest, relative, looks)
+    handles, shown_names = _legend_entries(axes[0])
+    if fig is None:
+        axes[0].legend(handles, shown_names); return axes[0].figure
+    fig.legend(handles, shown_names, loc="outside lower center", ncol=legend_cols)
+    style.title(fig, f"{title or 'Layer profile'} ({len(groups)} line{'s' * (len(groups) > 1)})", _profile_about(df, batches))
     return fig
 
 # %% ../nbs/11f_plots.ipynb #2e54c439

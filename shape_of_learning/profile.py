@@ -227,8 +227,7 @@ def outlier_mask(X:torch.Tensor, factor:float, norms:torch.Tensor=None) -> torch
 def _batch_rows(X, ms, batch_size, seed):
     "Batch metrics on the paper's shuffled batches: one kNN search and one Gram matrix per batch, a GPU's batches measured together (`engine.layer_batch_values`)."
     if not ms: return {}
-    points = as_matrix(X)                            # as stored (a half-precision store is upcast batch by batch)
-    as_points(points, min_points=0)                  # checked once here, not again in every batch
+    points = as_matrix(X)                            # as stored: checked once by the engine, a half-precision store upcast batch by batch
     values = layer_batch_values(points, ms, batch_indices(len(points), batch_size, True, seed))
     return {m: dict(metric=m, value=float(np.mean(v)), std=float(np.std(v)), n_batches=len(v)) for m, v in values.items()}
 

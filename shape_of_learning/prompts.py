@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import torch
 import scipy.stats
-from .knn import as_points, resolution_of, batched_knn
+from .knn import as_points, measured, resolution_of, batched_knn
 from .intrinsic_dim import distinct_knn, gride_fit, neighbour_ratios, tie_tolerance
 from .engine import batched_tolerance
 from contextlib import contextmanager
@@ -121,7 +121,7 @@ def prompt_gride(
 ) -> pd.DataFrame:
     "GRIDE of one point cloud at doubling ranks (n1, n2 = 2 n1) up to `range_max`, from one exact neighbour search: n1, n2, dim, err, scale, n_points, n_duplicates."
     range_max = integer(range_max, "range_max", minimum=2)
-    X = as_points(points, min_points=3, name="points")
+    X = measured(as_points(points, min_points=3, name="points"))   # checked once; float32's twin rule, as a profile
     kmax = 2 ** int(math.log2(min(range_max, len(X) - 1)))
     try: nb = distinct_knn(X, kmax, duplicates)
     except ValueError as e:                                        # copies leave too few points for kmax: the ranks they allow

@@ -486,7 +486,7 @@ def d90(
     spec:D90Spec=None,                   # how to search (default D90Spec()); keyword options override its fields
     progress:bool=True,                  # tqdm progress bar
     **options,                           # D90Spec fields, e.g. ds=(10, 100), lrs=(0.1, 1.0)
-) -> D90:
+) -> D90:                                # every run, the full fine-tuning reference, d90 per method (`D90`)
     "Full fine-tuning, then subspace training over `spec.ds` x `spec.lrs` for each method, and d90 per method."
     from tqdm.auto import tqdm
     if not isinstance(model, nn.Module): raise TypeError(f"model must be a torch nn.Module (a sequence classifier); got {type(model).__name__}")

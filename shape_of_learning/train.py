@@ -406,7 +406,7 @@ def train_model(
     stop_after:int=None,           # end this session after the first checkpoint >= this step (resume later)
     device=None,                   # where to train; default CUDA if available, else CPU (not part of the run's identity)
     **options,                     # TrainSpec fields, e.g. kind="encoder", preset="tiny", tied=True
-) -> Path:
+) -> Path:                           # out_dir, holding the run's checkpoints and run.json
     "Train (or resume) a small model from scratch on the offline Wikipedia text, saving HF checkpoints; returns out_dir."
     spec, out_dir = spec_with(TrainSpec, spec, "training", **options), Path(out_dir)
     p, run = spec.hyper(), spec.record()

@@ -268,7 +268,7 @@ def massive_summary(t:dict, models=None, large:float=100.0) -> pd.DataFrame:
         rows.append(row)
     return pd.DataFrame(rows)
 
-# %% ../../nbs/figures/g1_layers.ipynb #933a8697
+# %% ../../nbs/figures/g1_layers.ipynb #87518065
 LAYER_PANELS = (("gride", "ID (GRIDE, ranks 16, 32)", "ID peak (Cheng et al.)"),
                 ("overlap", "overlap with the layer before", "neighbourhoods (Valeriani et al.)"),
                 ("imbalance", "information imbalance Δ", "imbalance (Glielmo et al.)"),
@@ -276,10 +276,66 @@ LAYER_PANELS = (("gride", "ID (GRIDE, ranks 16, 32)", "ID peak (Cheng et al.)"),
                 ("rankme", "RankMe (effective rank)", "RankMe (Garrido et al.)"),
                 ("alpha_req", "α-ReQ (spectral decay)", "α-ReQ (Agrawal et al.)"))
 
+# %% ../../nbs/figures/g1_layers.ipynb #84453b09
+def _layer_line(ax, means:pd.DataFrame, rows:pd.DataFrame, metric:str, colour, last, ls:str="-"):
+    "One model's line of `metric` against relative depth (its seeds' `means`) with a band over its seeds' `rows`: ±1 s.d., or for `massive` (a log axis) their range."
+    line = means[means.metric == metric].sort_values("layer")
+    x, sd = line.layer / last, line.seed_sd.fillna(0)
+    ax.plot(x, line.value, color=colour, ls=ls, lw=1, marker="o", ms=1.5)
+    if not (sd > 0).any(): return
+    if metric == "massive":        # a log axis: the seeds' range (a ±sd band would cross zero)
+        seeds = rows[rows.metric == metric].groupby("layer").value
+        ax.fill_between(x, seeds.min().loc[line.layer], seeds.max().loc[line.layer], color=colour, alpha=0.2, lw=0)
+    else: ax.fill_between(x, line.value - sd, line.value + sd, color=colour, alpha=0.2, lw=0)
+
+# %% ../../nbs/figures/g1_layers.ipynb #a6e2531f
+def _draw_layer_model(panel:dict, model:str, colour, df:pd.DataFrame, means:pd.DataFrame, big:pd.DataFrame, ids:pd.DataFrame):
+    "One model in every panel: its lines (`_layer_line`), the ID peak (star) and onset (open circle), the peak's depth dotted, the massive ratio with every position kept dashed."
+    rows, model_means = df[df.model == model], means[means.model == model]
+    last, id_profile = rows.layer.max(), ids.loc[model]
+    for metric in ("gride", "overlap", "massive", "rankme", "alpha_req"): _layer_line(panel[metric], model_means, rows, metric, colour, last)
+    _layer_line(panel["imbalance"], model_means, rows, "imbalance_forward", colour, last)
+    _layer_line(panel["imbalance"], model_means, rows, "imbalance_backward", colour, last, "--")
+    panel["gride"].plot(id_profile.peak_depth, id_profile.peak, marker="*", ms=7, color=colour, ls="none")
+    panel["gride"].plot(id_profile.onset_depth, id_profile.onset, marker="o", ms=4, mfc="white", mec=colour, mew=1, ls="none")
+    for name in ("overlap", "imbalance"): panel[name].axvline(id_profile.peak_depth, color=colour, ls=":", lw=0.9)
+    every = big[(big.model == model) & (big["first"] == "keep") & (big["rank"] == 1)].sort_values("layer")
+    panel["massive"].plot(every.layer / last, every.ratio, color=colour, ls="--", lw=1)
+
+# %% ../../nbs/figures/g1_layers.ipynb #4d0ba9cc
+def _label_layer_panels(axes:list, panel:dict):
+    "The panels' log scales, Sun et al.'s 1,000× line, the axis labels and the lettered titles, each wrapped to its panel's width."
+    panel["imbalance"].set_yscale("log"); panel["massive"].set_yscale("log")
+    panel["massive"].axhline(1000, color=GREY, ls="-.", lw=0.9)
+    for (name, ylabel, heading), ax in zip(LAYER_PANELS, axes):     # a title wider than its panel runs into the next one: wrapped
+        chars = int(ax.get_position().width * ax.figure.get_figwidth() * 72 / (0.55 * float(RC["axes.titlesize"])))
+        ax.set(xlabel=label("depth"), ylabel=ylabel, title="\n".join(wrap(f"({'abcdef'[axes.index(ax)]}) {heading}", chars)))
+
+# %% ../../nbs/figures/g1_layers.ipynb #1ac055dd
+def _layer_handles(models:list, palette:dict, seed:int) -> list:
+    "The legend of `plot_layers`: the models first, then the marks and line styles of the panels (a) to (d)."
+    from matplotlib.lines import Line2D
+    grey = dict(color="0.3", lw=1)
+    return [Line2D([], [], color=palette[m], lw=1, label=m) for m in models] + [
+        Line2D([], [], color="0.3", marker="*", ms=7, ls="none", label="(a) ID peak"),
+        Line2D([], [], color="0.3", marker="o", ms=4, mfc="white", ls="none", label="(a) onset: half-way from block 1 to the peak"),
+        Line2D([], [], color="0.3", ls=":", lw=0.9, label="(b, c) depth of the ID peak"),
+        Line2D([], [], **grey, label="(c) Δ(layer before → layer)"), Line2D([], [], **grey, ls="--", label="(c) Δ(layer → layer before)"),
+        Line2D([], [], **grey, label="(d) first position dropped"), Line2D([], [], **grey, ls="--", label=f"(d) every position kept (seed {seed})"),
+        Line2D([], [], color=GREY, ls="-.", lw=0.9, label="(d) 1,000× the median (Sun et al.)")]
+
+# %% ../../nbs/figures/g1_layers.ipynb #64a726f4
+def _layers_title(df:pd.DataFrame) -> str:
+    "The title of `plot_layers`: the tokens per layer, the text, the batch size, and the seeds the lines and bands are over."
+    n, seeds = int(df.n_tokens.max()), df.seed.nunique()
+    return (f"Geometry across depth, one profile pass per model and seed: {n:,} tokens per layer ({label(df.source.iloc[0])}) "
+            f"in batches of {int(df.batch_size.max()):,}; lines: mean over {seeds} window-draw seeds, bands ±1 s.d. over seeds "
+            "((d): their range)")
+
+# %% ../../nbs/figures/g1_layers.ipynb #933a8697
 @styled
 def plot_layers(t:dict, cfg, axes=None):
     "Every metric of the layers task against relative depth, one panel each (`LAYER_PANELS`), a line per model (seeds' mean, ±1 s.d. band over seeds), the ID peak and onset marked; into six `axes`, else a two-column figure."
-    from matplotlib.lines import Line2D
     df = checked_rows(t["layers"], PROFILE_COLUMNS, "layers")
     df = df[(df["first"] == "drop") & (df.outliers == "keep")]
     big = checked_rows(t["layers_massive"], MASSIVE_COLUMNS, "layers_massive")
@@ -290,45 +346,13 @@ def plot_layers(t:dict, cfg, axes=None):
     axes = list(getattr(axes, "flat", axes))
     if len(axes) < len(LAYER_PANELS): raise ValueError(f"plot_layers draws {len(LAYER_PANELS)} panels; got {len(axes)} axes")
     panel = {name: ax for (name, _, _), ax in zip(LAYER_PANELS, axes)}
-    for model in models:
-        colour, last, i = palette[model], df[df.model == model].layer.max(), ids.loc[model]
-        def line(ax, metric, ls="-"):
-            r = means[(means.model == model) & (means.metric == metric)].sort_values("layer")
-            x, sd = r.layer / last, r.seed_sd.fillna(0)
-            ax.plot(x, r.value, color=colour, ls=ls, lw=1, marker="o", ms=1.5)
-            if not (sd > 0).any(): return
-            if metric == "massive":        # a log axis: the seeds' range (a ±sd band would cross zero)
-                seeds = df[(df.model == model) & (df.metric == metric)].groupby("layer").value
-                ax.fill_between(x, seeds.min().loc[r.layer], seeds.max().loc[r.layer], color=colour, alpha=0.2, lw=0)
-            else: ax.fill_between(x, r.value - sd, r.value + sd, color=colour, alpha=0.2, lw=0)
-        for metric in ("gride", "overlap", "massive", "rankme", "alpha_req"): line(panel[metric], metric)
-        line(panel["imbalance"], "imbalance_forward"); line(panel["imbalance"], "imbalance_backward", "--")
-        panel["gride"].plot(i.peak_depth, i.peak, marker="*", ms=7, color=colour, ls="none")
-        panel["gride"].plot(i.onset_depth, i.onset, marker="o", ms=4, mfc="white", mec=colour, mew=1, ls="none")
-        for name in ("overlap", "imbalance"): panel[name].axvline(i.peak_depth, color=colour, ls=":", lw=0.9)
-        every = big[(big.model == model) & (big["first"] == "keep") & (big["rank"] == 1)].sort_values("layer")
-        panel["massive"].plot(every.layer / last, every.ratio, color=colour, ls="--", lw=1)
-    panel["imbalance"].set_yscale("log"); panel["massive"].set_yscale("log")
-    panel["massive"].axhline(1000, color=GREY, ls="-.", lw=0.9)
-    for (name, ylabel, heading), ax in zip(LAYER_PANELS, axes):     # a title wider than its panel runs into the next one: wrapped
-        chars = int(ax.get_position().width * ax.figure.get_figwidth() * 72 / (0.55 * float(RC["axes.titlesize"])))
-        ax.set(xlabel=label("depth"), ylabel=ylabel, title="\n".join(wrap(f"({'abcdef'[axes.index(ax)]}) {heading}", chars)))
-    grey, seed0 = dict(color="0.3", lw=1), int(big.seed.iloc[0])
-    handles = [Line2D([], [], color=palette[m], lw=1, label=m) for m in models] + [
-        Line2D([], [], color="0.3", marker="*", ms=7, ls="none", label="(a) ID peak"),
-        Line2D([], [], color="0.3", marker="o", ms=4, mfc="white", ls="none", label="(a) onset: half-way from block 1 to the peak"),
-        Line2D([], [], color="0.3", ls=":", lw=0.9, label="(b, c) depth of the ID peak"),
-        Line2D([], [], **grey, label="(c) Δ(layer before → layer)"), Line2D([], [], **grey, ls="--", label="(c) Δ(layer → layer before)"),
-        Line2D([], [], **grey, label="(d) first position dropped"), Line2D([], [], **grey, ls="--", label=f"(d) every position kept (seed {seed0})"),
-        Line2D([], [], color=GREY, ls="-.", lw=0.9, label="(d) 1,000× the median (Sun et al.)")]
+    for model in models: _draw_layer_model(panel, model, palette[model], df, means, big, ids)
+    _label_layer_panels(axes, panel)
+    handles = _layer_handles(models, palette, int(big.seed.iloc[0]))
     if fig is None:                  # a reader's axes: the models named in the first panel
         axes[0].legend(handles=handles[:len(models)], loc="upper left"); return axes[0].figure
     fig.legend(handles=handles, loc="outside lower center", ncol=3)
-    n, seeds = int(df.n_tokens.max()), df.seed.nunique()
-    title(fig, f"Geometry across depth, one profile pass per model and seed: {n:,} tokens per layer ({label(df.source.iloc[0])}) "
-               f"in batches of {int(df.batch_size.max()):,}; lines: mean over {seeds} window-draw seeds, bands ±1 s.d. over seeds "
-               "((d): their range)",
-          cfg.about)
+    title(fig, _layers_title(df), cfg.about)
     return fig
 
 # %% ../../nbs/figures/g1_layers.ipynb #bc8eb2c7

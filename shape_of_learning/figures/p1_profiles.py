@@ -177,6 +177,10 @@ def shown_tokens(outliers:pd.DataFrame, model:str, layer:int, n:int=3, seed:int=
     if "seed" in o and len(o): o = o[o.seed == (outliers.seed.iloc[0] if seed is None else seed)]
     return " · ".join(f"“{token_text(tok)}” {c}" for tok, c in o.token.value_counts().head(n).items())
 
+# %% ../../nbs/figures/p1_profiles.ipynb #d0a2ab6c
+FACTOR_COLORS = ("#D55E00", "#E69F00", "#009E73", "#0072B2", "#CC79A7")   # Okabe-Ito: 3x ... 20x
+GREY = "#999999"
+
 # %% ../../nbs/figures/p1_profiles.ipynb #fe497a8a
 def _bands(ax, x, g, c):
     "The seed band (±1 sd over seeds) and, inside it, the batch band (±1 batch sd, ddof = 1, averaged over seeds) of a seed-mean curve."
@@ -202,15 +206,85 @@ def plot_sweep(t, model:str, ax, factors=None):
     ax.set(ylim=(0, 1.05), ylabel=f"anisotropy, {model}")
     return True
 
-# %% ../../nbs/figures/p1_profiles.ipynb #ece0b450
-FACTOR_COLORS = ("#D55E00", "#E69F00", "#009E73", "#0072B2", "#CC79A7")   # Okabe-Ito: 3x ... 20x
-GREY = "#999999"
+# %% ../../nbs/figures/p1_profiles.ipynb #a5446ad3
+def _draw_profiles(axes, main:pd.DataFrame, palette:dict, shapes:dict):
+    "The five `PANELS`: per model and outlier policy the seeds' mean against relative depth with its bands, outliers kept solid, dropped dashed."
+    for ax, (metric, name) in zip(axes, PANELS):
+        for (model, outliers), g in main[main.metric == metric].groupby(["model", "outliers"], sort=False):
+            g = g.sort_values("layer"); x = g.layer / g.layer.max()
+            _bands(ax, x, g, palette[model])
+            ax.plot(x, g.value, marker=shapes[model], ms=2, ls="-" if outliers == "keep" else "--", color=palette[model])
+        ax.set_ylabel(name)
+    axes[0].set_ylim(0, 1.05); axes[2].set_ylim(0, 1.05)
 
+# %% ../../nbs/figures/p1_profiles.ipynb #b3f13305
+def _draw_outliers(ax, t, main:pd.DataFrame, palette:dict, shapes:dict):
+    "The outlier vectors per layer (seeds' mean, symlog), each model's largest count noted with its layer, the share flagged and the tokens (first seed)."
+    counts = main[(main.metric == "anisotropy") & (main.outliers == "keep")]
+    named = top_tokens(t["outliers"]) if "outliers" in t else None
+    shown = 0                                         # the notes stack in the band above the counts, largest count first
+    for model in counts.groupby("model", sort=False).n_outliers.max().sort_values(ascending=False, kind="stable").index:
+        g = counts[counts.model == model].sort_values("layer"); x = g.layer / g.layer.max()
+        ax.plot(x, g.n_outliers, marker=shapes[model], ms=2, color=palette[model])
+        if named is None or not g.n_outliers.any(): continue
+        top = g.loc[g.n_outliers.idxmax()]
+        row = named[(named.model == model) & (named.layer == top.layer)]
+        if not len(row): continue
+        row = row.iloc[0]
+        ax.annotate(f"{row.layer_name}: {row.n_flagged} of {row.n_vectors:,}\n{shown_tokens(t['outliers'], model, top.layer)}",
+                    (top.layer / g.layer.max(), top.n_outliers), xytext=(0.14, 0.99 - 0.17 * shown), textcoords="axes fraction",
+                    va="top", color=palette[model], arrowprops=dict(arrowstyle="-", color=palette[model], lw=0.5, shrinkA=1, shrinkB=2, relpos=(0, 0.5)))
+        shown += 1
+    ax.set_yscale("symlog", linthresh=1); ax.set_ylim(-0.3, 10 ** (3.2 + 0.5 * shown)); ax.set_ylabel(label("n_outliers"))
+
+# %% ../../nbs/figures/p1_profiles.ipynb #df1ca742
+def _draw_bell_heights(ax, t, decoders:list, palette:dict, shapes:dict):
+    "The bell's height (middle-third maximum, ±1 sd over seeds) against the outlier threshold, per decoder and rule; dotted: its height with the outliers kept."
+    summary = sweep_summary(t)
+    for model in decoders:
+        for rule, ls in (("layer", "-"), ("any", "--")):
+            g = summary[(summary.model == model) & (summary.rule == rule)].sort_values("factor")
+            ax.errorbar(g.factor, g.mid_max, yerr=g.mid_max_sd, ls=ls, marker=shapes[model], ms=2, lw=0.8, capsize=1.5, color=palette[model])
+        ax.axhline(summary[summary.model == model].kept_mid_max.iloc[0], color=palette[model], lw=0.6, ls=":")
+    ax.set(xscale="log", ylim=(0, 1.05), xlabel="outlier threshold (× median norm)", ylabel="middle-third maximum")
+    ax.set_xticks(sorted(summary.factor.unique()), [f"{f:g}" for f in sorted(summary.factor.unique())]); ax.minorticks_off()
+
+# %% ../../nbs/figures/p1_profiles.ipynb #135a8ae0
+def _panel_handles(df:pd.DataFrame, main:pd.DataFrame, decoders:list, palette:dict, shapes:dict) -> list:
+    "The legend of Fig. 1: the models, the outlier policies, the bands drawn and, with a sweep, its thresholds and rules."
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    factor = main.outlier_factor.iloc[0]
+    kinds = main.drop_duplicates("model").set_index("model").kind
+    n_batches, n_seeds = int(main.n_batches.max()), int(main.seeds.max())
+    handles = ([Line2D([], [], color=c, marker=shapes[m], ms=2, label=f"{m} ({kinds[m]})") for m, c in palette.items()] +
+               [Line2D([], [], color="0.3", label=label("outliers keep")),
+                Line2D([], [], color="0.3", ls="--", label=f"outliers (norm > {factor:g}× the layer's median) dropped")] +
+               [Patch(color="0.3", alpha=0.2, lw=0, label=f"±1 s.d. over {n_seeds} seeds (text samples)")] * (n_seeds > 1) +
+               [Patch(color="0.3", alpha=0.45, lw=0, label=f"±1 s.d. over {n_batches} batches")] * (n_batches > 1))
+    if decoders:
+        factors = sorted(df[df["sweep"].astype(bool)].outlier_factor.unique())
+        handles += ([Line2D([], [], color=c, lw=0.8, label=f"{f:g}× median") for f, c in zip(factors, FACTOR_COLORS)] +
+                    [Line2D([], [], color="0.3", lw=0.8, label="per-layer rule (sweep)"),
+                     Line2D([], [], color="0.3", lw=0.8, ls="--", label="any-layer rule (sweep)"),
+                     Line2D([], [], color=GREY, lw=0.8, label="outliers kept (sweep panels)")])
+    return handles
+
+# %% ../../nbs/figures/p1_profiles.ipynb #182a60be
+def _panels_title(df:pd.DataFrame, main:pd.DataFrame, decoders:list) -> str:
+    "The title of Fig. 1: tokens per layer and seed, the seeds and the text, the bands drawn, and the sweep's bottom row."
+    n_batches, n_seeds = int(main.n_batches.max()), int(main.seeds.max())
+    bands = ("; bands: ±1 s.d. over seeds, inside it over batches" if n_seeds > 1 else f"; bands: ±1 s.d. over {n_batches} batches" if n_batches > 1 else "")
+    factors = sorted(df[df["sweep"].astype(bool)].outlier_factor.unique()) if decoders else []
+    bottom = f"; bottom row: the decoders' anisotropy under two outlier rules and {len(factors)} thresholds" if decoders else ""
+    return (f"Layer profiles, encoders and decoders (paper 1, Figs. 1 and 5): {int(main.n_vectors.max()):,} tokens per "
+            f"layer and seed, {n_seeds} window-draw seed{'s' * (n_seeds > 1)} ({', '.join(map(label, main.source.unique()))}), first position dropped"
+            f"{bands}{bottom}")
+
+# %% ../../nbs/figures/p1_profiles.ipynb #ece0b450
 @styled
 def plot_profile_panels(t, cfg, axes=None):
     "Figs. 1 and 5: five profiles against relative depth (seeds' mean; bands: ±1 sd over seeds, and inside it the batch spread; outliers kept solid, dropped dashed), the outlier vectors per layer with their tokens, and the decoders' outlier sweep (each decoder's profile under both rules and every factor; the bell's height against the factor); into nine `axes`, else a two-column figure."
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
     df = t["profiles"]
     raw = main_rows(df)[lambda d: d["first"] == "drop"]
     main = seed_means(raw)
@@ -219,63 +293,15 @@ def plot_profile_panels(t, cfg, axes=None):
     fig, axes = figure(n_panels, "two", height=5.2 + 2.6 * (n_panels > 6)) if axes is None else (None, axes)
     axes = list(getattr(axes, "flat", axes))
     col = colors(main.model.unique()); mark = markers(col)         # past seven models, colours repeat with other markers
-    for ax, (metric, name) in zip(axes, PANELS):
-        for (model, outliers), g in main[main.metric == metric].groupby(["model", "outliers"], sort=False):
-            g = g.sort_values("layer"); x = g.layer / g.layer.max()
-            _bands(ax, x, g, col[model])
-            ax.plot(x, g.value, marker=mark[model], ms=2, ls="-" if outliers == "keep" else "--", color=col[model])
-        ax.set_ylabel(name)
-    axes[0].set_ylim(0, 1.05); axes[2].set_ylim(0, 1.05)
-    ax = axes[5]                                      # the outlier vectors per layer, and which tokens they are
-    counts = main[(main.metric == "anisotropy") & (main.outliers == "keep")]
-    named = top_tokens(t["outliers"]) if "outliers" in t else None
-    shown = 0                                         # the notes stack in the band above the counts, largest count first
-    for model in counts.groupby("model", sort=False).n_outliers.max().sort_values(ascending=False, kind="stable").index:
-        g = counts[counts.model == model].sort_values("layer"); x = g.layer / g.layer.max()
-        ax.plot(x, g.n_outliers, marker=mark[model], ms=2, color=col[model])
-        if named is None or not g.n_outliers.any(): continue
-        top = g.loc[g.n_outliers.idxmax()]
-        row = named[(named.model == model) & (named.layer == top.layer)]
-        if not len(row): continue
-        row = row.iloc[0]
-        ax.annotate(f"{row.layer_name}: {row.n_flagged} of {row.n_vectors:,}\n{shown_tokens(t['outliers'], model, top.layer)}",
-                    (top.layer / g.layer.max(), top.n_outliers), xytext=(0.14, 0.99 - 0.17 * shown), textcoords="axes fraction",
-                    va="top", color=col[model], arrowprops=dict(arrowstyle="-", color=col[model], lw=0.5, shrinkA=1, shrinkB=2, relpos=(0, 0.5)))
-        shown += 1
-    ax.set_yscale("symlog", linthresh=1); ax.set_ylim(-0.3, 10 ** (3.2 + 0.5 * shown)); ax.set_ylabel(label("n_outliers"))
+    _draw_profiles(axes, main, col, mark)
+    _draw_outliers(axes[5], t, main, col, mark)
     for ax, model in zip(axes[6:], decoders): plot_sweep(t, model, ax)
-    if decoders:                                      # the bell's height (middle-third maximum) against the factor
-        ax = axes[6 + len(decoders)]
-        s = sweep_summary(t)
-        for model in decoders:
-            for rule, ls in (("layer", "-"), ("any", "--")):
-                g = s[(s.model == model) & (s.rule == rule)].sort_values("factor")
-                ax.errorbar(g.factor, g.mid_max, yerr=g.mid_max_sd, ls=ls, marker=mark[model], ms=2, lw=0.8, capsize=1.5, color=col[model])
-            ax.axhline(s[s.model == model].kept_mid_max.iloc[0], color=col[model], lw=0.6, ls=":")
-        ax.set(xscale="log", ylim=(0, 1.05), xlabel="outlier threshold (× median norm)", ylabel="middle-third maximum")
-        ax.set_xticks(sorted(s.factor.unique()), [f"{f:g}" for f in sorted(s.factor.unique())]); ax.minorticks_off()
+    if decoders: _draw_bell_heights(axes[6 + len(decoders)], t, decoders, col, mark)
     for ax in axes[:6 + len(decoders)]: ax.set_xlabel(label("depth"))
-    factor = main.outlier_factor.iloc[0]
-    kinds = main.drop_duplicates("model").set_index("model").kind
-    nb, ns = int(main.n_batches.max()), int(main.seeds.max())
-    handles = ([Line2D([], [], color=c, marker=mark[m], ms=2, label=f"{m} ({kinds[m]})") for m, c in col.items()] +
-               [Line2D([], [], color="0.3", label=label("outliers keep")),
-                Line2D([], [], color="0.3", ls="--", label=f"outliers (norm > {factor:g}× the layer's median) dropped")] +
-               [Patch(color="0.3", alpha=0.2, lw=0, label=f"±1 s.d. over {ns} seeds (text samples)")] * (ns > 1) +
-               [Patch(color="0.3", alpha=0.45, lw=0, label=f"±1 s.d. over {nb} batches")] * (nb > 1))
-    if decoders:
-        fs = sorted(df[df["sweep"].astype(bool)].outlier_factor.unique())
-        handles += ([Line2D([], [], color=c, lw=0.8, label=f"{f:g}× median") for f, c in zip(fs, FACTOR_COLORS)] +
-                    [Line2D([], [], color="0.3", lw=0.8, label="per-layer rule (sweep)"),
-                     Line2D([], [], color="0.3", lw=0.8, ls="--", label="any-layer rule (sweep)"),
-                     Line2D([], [], color=GREY, lw=0.8, label="outliers kept (sweep panels)")])
+    handles = _panel_handles(df, main, decoders, col, mark)
     if fig is None: axes[0].legend(handles=handles); return axes[0].figure
     fig.legend(handles=handles, loc="outside lower center", ncol=3)
-    bands = ("; bands: ±1 s.d. over seeds, inside it over batches" if ns > 1 else f"; bands: ±1 s.d. over {nb} batches" if nb > 1 else "")
-    bottom = f"; bottom row: the decoders' anisotropy under two outlier rules and {len(fs)} thresholds" if decoders else ""
-    title(fig, f"Layer profiles, encoders and decoders (paper 1, Figs. 1 and 5): {int(main.n_vectors.max()):,} tokens per "
-               f"layer and seed, {ns} window-draw seed{'s' * (ns > 1)} ({', '.join(map(label, main.source.unique()))}), first position dropped"
-               f"{bands}{bottom}", cfg.about)
+    title(fig, _panels_title(df, main, decoders), cfg.about)
     return fig
 
 # %% ../../nbs/figures/p1_profiles.ipynb #d7f14f76

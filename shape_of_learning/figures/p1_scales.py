@@ -48,14 +48,14 @@ def depth_layers(n_entries:int, depths) -> list:
 def compute_scales(cfg, progress=False, cache=None) -> dict:
     "id_scaling of the vectors of each chosen layer of each model, with the layer, its relative depth and the effective rank."
     source, frames = text_source(cfg.source), []
-    for label, name, window in cfg.models:
+    for model_label, name, window in cfg.models:
         model, tok, kind = load_model(name, device=cfg.device, dtype=cfg.dtype)
         names = layer_names(model.config)
         vectors = layer_vectors(model, tok, source, depth_layers(len(names), cfg.depths), n_tokens=cfg.n_tokens,
                                 window=window, progress=progress)               # one pass, stopped after the deepest
         for layer, X in vectors.items():
             t = id_scaling(X, n_min=cfg.n_min, range_max=cfg.range_max, device=cfg.device)
-            t.insert(0, "model", label); t.insert(1, "kind", kind); t.insert(2, "layer", layer)
+            t.insert(0, "model", model_label); t.insert(1, "kind", kind); t.insert(2, "layer", layer)
             t.insert(3, "layer_name", names[layer]); t.insert(4, "depth", layer / (len(names) - 1))
             t["rank"] = t.n2 * t.n_points.max() / t.n_points   # the farthest neighbour's rank among all N distinct vectors
             t["n_tokens"], t["window"], t["source"] = len(X), window, source.name

@@ -78,14 +78,14 @@ def compute_probes(cfg, progress=False, cache=None) -> dict:
            ([labeled_texts("polarity")] if cfg.polarity else []) + \
            [labeled_texts("wiki-topics", labels=list(cfg.topics)).balanced(cfg.per_class, seed=0)]
     rows = []
-    for label, name, window in cfg.models:
+    for model_label, name, window in cfg.models:
         model, tok, kind = load_model(name, device=cfg.device, dtype=cfg.dtype)
         for lt in sets:
             names, F = layer_features(model, tok, lt.texts, max_length=128, batch_size=16, progress=progress)
             folds = stratified_folds(lt.labels, 5, 0)
-            for l, (lname, X) in enumerate(zip(names, F)):
+            for layer, (layer_name, X) in enumerate(zip(names, F)):
                 r = probe_accuracy(X, lt.labels, l2=1e-3, fold_ids=folds, tol=cfg.tol)
-                common = dict(model=label, kind=kind, task=lt.name, layer=l, layer_name=lname, n_texts=len(lt),
+                common = dict(model=model_label, kind=kind, task=lt.name, layer=layer, layer_name=layer_name, n_texts=len(lt),
                               n_classes=len(lt.classes), folds=5, seed=0, pooling="mean", special="drop", l2=1e-3, max_length=128,
                               **dtype_column(model, cfg))
                 rows.append(dict(common, metric="probe_accuracy", value=r.mean, std=r.std))
@@ -222,11 +222,11 @@ def compute_probe_series(cfg, progress=False, cache=None) -> dict:
     measure = series_measure(cfg, {s.name: s.load() for s in cfg.sets})
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, gaps = [], []
-    for label, spec in cfg.runs:
+    for run_label, spec in cfg.runs:
         cks = run_checkpoints(spec, cfg.preset)[0]
         df = sweep(cks, measure, store, progress=progress, duplicates="skip", failures="record")
-        gaps.append(pd.DataFrame(df.attrs["missing"], columns=MISSING_COLUMNS).assign(run=label))
-        if len(df): frames.append(df.drop(columns=["job", *SWEEP_CHECKS], errors="ignore").assign(model=label))
+        gaps.append(pd.DataFrame(df.attrs["missing"], columns=MISSING_COLUMNS).assign(run=run_label))
+        if len(df): frames.append(df.drop(columns=["job", *SWEEP_CHECKS], errors="ignore").assign(model=run_label))
     missing = pd.concat(gaps, ignore_index=True)
     if not frames: raise RuntimeError(f"no checkpoint of any run was measured:\n{missing.to_string(index=False)}")
     out = {"probe_series": pd.concat(frames, ignore_index=True)}

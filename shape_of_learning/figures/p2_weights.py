@@ -33,15 +33,15 @@ WEIGHTS_CONFIGS = {"offline": WeightsConfig("offline", OFFLINE_ABOUT), "quick": 
 def compute_weights(cfg, progress=False, cache=None) -> dict:
     "I(W) and final-norm rows of every model, and a 2D SVD projection of its unembedding (else embedding); only those tensors are read."
     tabs, projs = [], []
-    for label, name, window in cfg.models:
+    for model_label, name, window in cfg.models:
         model, kind, files = load_skeleton(name, device=cfg.device, dtype=cfg.dtype)
-        tabs.append(weight_table(model, label, signs=SIGNS).assign(kind=kind, **dtype_column(model, cfg)))
+        tabs.append(weight_table(model, model_label, signs=SIGNS).assign(kind=kind, **dtype_column(model, cfg)))
         try: W, matrix = unembedding_matrix(model), "unembedding"
         except ValueError: W, matrix = embedding_matrix(model), "embedding"
         idx = np.sort(np.random.default_rng(0).permutation(W.shape[0])[:4096])
         for c in (False, True):
             p = svd_projection(W, center=c)
-            projs.append(pd.DataFrame(dict(model=label, matrix=matrix, center=c, row=idx, sv1=p.coords[idx, 0].round(4),
+            projs.append(pd.DataFrame(dict(model=model_label, matrix=matrix, center=c, row=idx, sv1=p.coords[idx, 0].round(4),
                                            sv2=p.coords[idx, 1].round(4), explained1=round(float(p.explained[0]), 6),
                                            explained2=round(float(p.explained[1]), 6))))
         del model

@@ -77,16 +77,16 @@ def compute_training(cfg, progress=False, cache=None) -> dict:
     source = sweep_source(cfg.source)
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, logs, gaps = [], [], []
-    for label, spec, window in cfg.runs:
+    for run_label, spec, window in cfg.runs:
         cks, loss, ctx = run_checkpoints(spec, cfg.preset)
-        if loss is not None: logs.append(loss.reset_index().assign(run=label))
+        if loss is not None: logs.append(loss.reset_index().assign(run=run_label))
         if window is None: window = ctx - (2 if "encoder" in spec else 1)
         measures = run_measures(cfg, source, window)    # each checkpoint loaded once for all three, then its download removed
         df = sweep(every(cks, cfg.every), measures, store, progress=progress, duplicates="skip", failures="record")
-        gaps.append(pd.DataFrame(df.attrs["missing"], columns=MISSING_COLUMNS).assign(run=label))
+        gaps.append(pd.DataFrame(df.attrs["missing"], columns=MISSING_COLUMNS).assign(run=run_label))
         if not len(df): continue                        # every checkpoint failed: named in the missing table only
         df = pd.concat([df[df.measure == m.name] for m in measures], ignore_index=True)       # measure by measure
-        df = df.assign(run=label, val_loss=df.step.map(loss) if loss is not None else np.nan)
+        df = df.assign(run=run_label, val_loss=df.step.map(loss) if loss is not None else np.nan)
         if "same_weights" in df and not (df.same_weights != "").any(): df = df.drop(columns="same_weights")
         frames.append(df.drop(columns=["job", *SWEEP_CHECKS], errors="ignore"))
     missing = pd.concat(gaps, ignore_index=True)
@@ -160,65 +160,94 @@ def layer_mean(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFra
     "A metric at every checkpoint, a column per run: its mean over the blocks' outputs, at the embedding output (layer 0), or over every layer (`all`: paper 1's mean, embedding output and final norm included)."
     return layer_rows(prof, metric, layers).groupby(["step", "run"]).value.mean().unstack("run")
 
+# %% ../../nbs/figures/training.ipynb #7df44139
+def _step_panels(axes):
+    "`plot_dynamics`' axes before the data: the step axes (limits chosen on the log scale), shared y scales, the ID panel's log scale with plain ticks."
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+    for ax in (axes[0], axes[1], axes[2], axes[5]): step_axis(ax)     # before the data: its limits chosen on the log scale
+    share_y(axes[:2]); share_y(axes[3:5])
+    axes[0].set_yscale("log")                            # the embedding output's ID is ten times the blocks'
+    axes[0].yaxis.set_major_locator(FixedLocator([1, 2, 5, 10, 20, 50, 100, 200]))
+    axes[0].yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}")); axes[0].yaxis.set_minor_locator(NullLocator())
+
+# %% ../../nbs/figures/training.ipynb #344a5ada
+def _run_means(prof:pd.DataFrame, metric:str, layers:str="blocks") -> dict:
+    "{run: a metric's mean over `layers` by step (`layer_mean`)}, each run on its own step grid (another run's steps dropped)."
+    return {run: s.dropna() for run, s in layer_mean(prof, metric, layers).items()}
+
+# %% ../../nbs/figures/training.ipynb #4fb7a1f0
+def _draw_ids(axes, prof:pd.DataFrame, palette:dict, shapes:dict, estimators:dict, scopes:dict):
+    "The two ID panels over steps: TwoNN of the blocks' mean, the embedding output and every layer (`scopes`), and the blocks' mean of each of the `estimators`."
+    for layers, how in scopes.items():
+        for run, s in _run_means(prof, "twonn", layers).items():
+            axes[0].plot(s.index, s.values, marker=shapes[run] if layers == "blocks" else None, ms=2, color=palette[run], **how)
+    axes[0].set(title="TwoNN ID: blocks' mean,\nembedding output, all layers", ylabel="intrinsic dimension")
+    for estimator, ls in estimators.items():
+        for run, s in _run_means(prof, estimator).items(): axes[1].plot(s.index, s.values, ls, lw=0.9, color=palette[run])
+    axes[1].set(title="blocks' mean ID\n(TwoNN, MADA, MoM)", ylabel="intrinsic dimension")
+
+# %% ../../nbs/figures/training.ipynb #12acce92
+def _draw_loss(ax, df:pd.DataFrame, palette:dict, shapes:dict):
+    "The held-out loss over steps, a line per run that has a training log; a note in the panel when none has one (the Hub's checkpoints)."
+    loss = df.drop_duplicates(["run", "step"]).pivot(index="step", columns="run", values="val_loss")
+    for run, s in loss.items():
+        if s.notna().any(): ax.plot(s.index, s.values, marker=shapes[run], ms=2, color=palette[run])
+    ax.set(title="held-out loss\n(an encoder's: masked LM)", ylabel=label("val_loss"))
+    if not loss.notna().any().any():
+        ax.text(0.5, 0.5, "no training log: the Hub's\ncheckpoints come without one", ha="center", va="center",
+                transform=ax.transAxes, color="0.4")
+
+# %% ../../nbs/figures/training.ipynb #a3463beb
+def _draw_layer_anisotropy(axes, prof:pd.DataFrame, runs):
+    "Anisotropy against the layer at every checkpoint, one run of `runs` per axis, coloured by step (dark = early), three steps named; the first axis from 0."
+    import matplotlib.pyplot as plt
+    cmap = plt.get_cmap("viridis")
+    for ax, run in zip(axes, runs):
+        sel = prof[(prof.metric == "anisotropy") & (prof.run == run)]
+        run_steps = sorted(sel.step.unique())
+        for i, step in enumerate(run_steps):
+            g = sel[sel.step == step].sort_values("layer")
+            ax.plot(g.layer, g.value, "o-", ms=1.5, lw=0.8, color=cmap(0.85 * i / max(1, len(run_steps) - 1)),
+                    label=f"{step}" if i in (0, len(run_steps) // 2, len(run_steps) - 1) else None)
+        layer_axis(ax, sel.drop_duplicates("layer").sort_values("layer").layer_name.tolist())
+        ax.set(title=f"anisotropy per layer\n{label(run)}", ylabel=label("anisotropy"))
+        ax.legend(title="training step", loc="upper left")
+    axes[0].set_ylim(bottom=0)
+
+# %% ../../nbs/figures/training.ipynb #51a45590
+def _dynamics_legend(fig, axes, runs:list, palette:dict, shapes:dict, estimators:dict, scopes:dict):
+    "`plot_dynamics`' legend: the runs, the estimators (middle panel), the layers averaged (left panel); under its own figure's panels, else in a reader's first two axes."
+    from matplotlib.lines import Line2D
+    by_run = [Line2D([], [], color=palette[run], marker=shapes[run], ms=2, label=label(run)) for run in runs]
+    by_estimator = [Line2D([], [], color="0.3", ls=ls, lw=0.9, label=f"{label(estimator)}, middle panel") for estimator, ls in estimators.items()]
+    scope_names = {"blocks": "blocks' mean", "embeddings": "embedding output", "all": "all layers (paper 1)"}
+    by_scope = [Line2D([], [], color="0.3", label=f"{scope_names[scope]}, left panel", **how) for scope, how in scopes.items()]
+    if fig is None: axes[0].legend(handles=by_run + by_scope); axes[1].legend(handles=by_estimator); return
+    if len(runs) == len(estimators):                    # runs in the first row, estimators in the second, the left panel's lines in the third
+        fig.legend(handles=[h for row in zip(by_run, by_estimator, by_scope) for h in row], loc="outside lower center", ncol=len(runs))
+    else: fig.legend(handles=by_run + by_estimator + by_scope, loc="outside lower center", ncol=3)
+
 # %% ../../nbs/figures/training.ipynb #43f85b12
 @styled
 def plot_dynamics(t, cfg, axes=None):
     "Paper 1, Figs. 2-5 over steps: TwoNN ID of the blocks' mean, the embedding output and (named as such) every layer's mean, the blocks' mean of the three ID estimators (IDs on one log scale), held-out loss, anisotropy per layer of the first and last run (shared y), the blocks' mean InterSim; into six `axes`, else a two-column figure."
-    import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
     df = t["training_dynamics"]
     prof = df[df.measure == "profile"]
     runs = list(df.run.unique()); col, mark = run_styles(runs)
     steps = sorted(prof.step.unique())
     fig, axes = figure(6, "two", height=5.0) if axes is None else (None, axes)
     axes = list(getattr(axes, "flat", axes))
-    for ax in (axes[0], axes[1], axes[2], axes[5]): step_axis(ax)     # before the data: its limits chosen on the log scale
-    share_y(axes[:2]); share_y(axes[3:5])
-    axes[0].set_yscale("log")                            # the embedding output's ID is ten times the blocks'
-    axes[0].yaxis.set_major_locator(FixedLocator([1, 2, 5, 10, 20, 50, 100, 200]))
-    axes[0].yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}")); axes[0].yaxis.set_minor_locator(NullLocator())
-    def per_step(metric, layers="blocks"):             # {run: the layers' mean by step}; runs have their own step grids
-        return {run: s.dropna() for run, s in layer_mean(prof, metric, layers).items()}
+    _step_panels(axes)
     estimators = {"twonn": "-", "mada": "--", "mom": ":"}
     scopes = {"blocks": dict(ls="-", lw=1.2), "embeddings": dict(ls="--", lw=0.9), "all": dict(ls=":", lw=0.9)}
-    for layers, how in scopes.items():
-        for run, s in per_step("twonn", layers).items():
-            axes[0].plot(s.index, s.values, marker=mark[run] if layers == "blocks" else None, ms=2, color=col[run], **how)
-    axes[0].set(title="TwoNN ID: blocks' mean,\nembedding output, all layers", ylabel="intrinsic dimension")
-    for est, ls in estimators.items():
-        for run, s in per_step(est).items(): axes[1].plot(s.index, s.values, ls, lw=0.9, color=col[run])
-    axes[1].set(title="blocks' mean ID\n(TwoNN, MADA, MoM)", ylabel="intrinsic dimension")
-    loss = df.drop_duplicates(["run", "step"]).pivot(index="step", columns="run", values="val_loss")
-    for run, s in loss.items():
-        if s.notna().any(): axes[2].plot(s.index, s.values, marker=mark[run], ms=2, color=col[run])
-    axes[2].set(title="held-out loss\n(an encoder's: masked LM)", ylabel=label("val_loss"))
-    if not loss.notna().any().any():
-        axes[2].text(0.5, 0.5, "no training log: the Hub's\ncheckpoints come without one", ha="center", va="center",
-                     transform=axes[2].transAxes, color="0.4")
-    cmap = plt.get_cmap("viridis")
-    for ax, run in zip(axes[3:5], (runs[0], runs[-1])):
-        sel = prof[(prof.metric == "anisotropy") & (prof.run == run)]
-        rs = sorted(sel.step.unique())
-        for i, st in enumerate(rs):
-            g = sel[sel.step == st].sort_values("layer")
-            ax.plot(g.layer, g.value, "o-", ms=1.5, lw=0.8, color=cmap(0.85 * i / max(1, len(rs) - 1)),
-                    label=f"{st}" if i in (0, len(rs) // 2, len(rs) - 1) else None)
-        layer_axis(ax, sel.drop_duplicates("layer").sort_values("layer").layer_name.tolist())
-        ax.set(title=f"anisotropy per layer\n{label(run)}", ylabel=label("anisotropy"))
-        ax.legend(title="training step", loc="upper left")
-    axes[3].set_ylim(bottom=0)
-    for run, s in per_step("intersim").items(): axes[5].plot(s.index, s.values, marker=mark[run], ms=2, color=col[run])
+    _draw_ids(axes[:2], prof, col, mark, estimators, scopes)
+    _draw_loss(axes[2], df, col, mark)
+    _draw_layer_anisotropy(axes[3:5], prof, (runs[0], runs[-1]))
+    for run, s in _run_means(prof, "intersim").items(): axes[5].plot(s.index, s.values, marker=mark[run], ms=2, color=col[run])
     axes[5].set(title="blocks' mean InterSim", ylabel="average cosine (InterSim)")
     for ax in (axes[0], axes[1], axes[2], axes[5]): mark_missing(ax, missing_of(t), col)
-    by_run = [Line2D([], [], color=col[r], marker=mark[r], ms=2, label=label(r)) for r in runs]
-    by_estimator = [Line2D([], [], color="0.3", ls=ls, lw=0.9, label=f"{label(est)}, middle panel") for est, ls in estimators.items()]
-    words = {"blocks": "blocks' mean", "embeddings": "embedding output", "all": "all layers (paper 1)"}
-    by_scope = [Line2D([], [], color="0.3", label=f"{words[k]}, left panel", **how) for k, how in scopes.items()]
-    if fig is None: axes[0].legend(handles=by_run + by_scope); axes[1].legend(handles=by_estimator); return axes[0].figure
-    if len(runs) == len(estimators):                    # runs in the first row, estimators in the second, the left panel's lines in the third
-        fig.legend(handles=[h for row in zip(by_run, by_estimator, by_scope) for h in row], loc="outside lower center", ncol=len(runs))
-    else: fig.legend(handles=by_run + by_estimator + by_scope, loc="outside lower center", ncol=3)
+    _dynamics_legend(fig, axes, runs, col, mark, estimators, scopes)
+    if fig is None: return axes[0].figure
     title(fig, f"Over training (paper 1, Figs. 2-5): {int(prof.n_vectors.max()):,} held-out tokens per layer, "
                f"{len(steps)} checkpoints; colour: the run, in the per-layer panels the training step (dark = early)", cfg.about)
     note_missing(fig, t)
