@@ -109,8 +109,9 @@ def find(self:Neighbourhood, X, k:int, tolerance:bool=False) -> tuple:
         res, n, n_dup = self.neighbors[:3]
         if res.k < k: raise ValueError(f"the precomputed neighbours have k={res.k}; this estimator needs {k}")
         found = (KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group, res.n_settled), n, n_dup)
-        if tolerance and given_tolerance(self.neighbors) is not None: return (*found, given_tolerance(self.neighbors))
-    return (*found, tie_tolerance(X)) if tolerance else found
+    if not tolerance: return found
+    given = given_tolerance(self.neighbors)                        # carried by a batched engine: X not read at all
+    return (*found, tie_tolerance(X) if given is None else given)
 
 # %% ../nbs/02_intrinsic_dim.ipynb #d750d4e9
 def _first_copies(X) -> torch.Tensor:

@@ -90,9 +90,10 @@ def points(
     resolution:float=None,  # twins: closer than resolution * |x_i| (default `resolution_of(X)`; 0: exact copies only)
 ) -> Points:
     "The door: `X` checked once (`as_points`) with the resolution of the dtype it is stored in; pass the result on."
-    rtol = resolution_of(X) if resolution is None else float(resolution)
+    M = X if isinstance(X, Points) else as_matrix(X, name)     # lists and numpy wrapped once; errors name `name`
+    rtol = resolution_of(M) if resolution is None else float(resolution)
     if not 0 <= rtol < 1: raise ValueError(f"resolution must be in [0, 1); got {resolution}")
-    return Points(as_points(X, min_points, name, device), rtol)
+    return Points(as_points(M, min_points, name, device), rtol)
 
 # %% ../nbs/00_knn.ipynb #57861ea9
 def measured(T:torch.Tensor, resolution:float=None) -> Points:
