@@ -18,7 +18,7 @@ import shape_of_learning.profile as P
 import shape_of_learning.engine as E
 import shape_of_learning.intrinsic_dim as I
 from shape_of_learning.models import load_model
-from shape_of_learning.profile import METRICS, ProfileSpec, profile_spec, layer_profile, cached_windows, special_affixes
+from shape_of_learning.profile import METRICS, DEFAULT_METRICS, ProfileSpec, profile_spec, layer_profile, cached_windows, special_affixes
 from shape_of_learning.data import wiki_source
 
 TARGET = 1.8
@@ -76,7 +76,7 @@ def main():
     ap.add_argument("--window", type=int, default=512); ap.add_argument("--forward-batch", type=int, default=8)
     ap.add_argument("--metrics", default="all"); ap.add_argument("--device", default=None)
     a = ap.parse_args()
-    metrics = tuple(METRICS) if a.metrics == "all" else tuple(a.metrics.split(","))
+    metrics = DEFAULT_METRICS if a.metrics == "all" else tuple(a.metrics.split(","))
     torch.set_num_threads(os.cpu_count())
     model, tok, kind = load_model(a.model, device=a.device)
     src = wiki_source()

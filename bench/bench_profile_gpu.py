@@ -15,7 +15,7 @@ difference per metric, and the layers where it occurs. Target: profile <= 1.2 x 
 import argparse, copy, os, time
 import numpy as np, pandas as pd, torch
 from shape_of_learning.models import load_model, model_kind
-from shape_of_learning.profile import METRICS, ProfileSpec, layer_profile, cached_windows, special_affixes
+from shape_of_learning.profile import METRICS, DEFAULT_METRICS, ProfileSpec, layer_profile, cached_windows, special_affixes
 from shape_of_learning.data import wiki_source
 
 TARGET = 3.0          # issue 47: every metric at most 3x the forward pass (SmolLM2 float32 65,536; Pythia-1.4B bfloat16 16,384)
@@ -46,7 +46,7 @@ def main():
     sync = (lambda: torch.cuda.synchronize(dev)) if cuda else (lambda: None)
     peak = (lambda: torch.cuda.max_memory_allocated(dev)) if cuda else (lambda: 0)
     reset = (lambda: torch.cuda.reset_peak_memory_stats(dev)) if cuda else (lambda: None)
-    metrics = tuple(METRICS) if a.metrics == "all" else tuple(a.metrics.split(","))
+    metrics = DEFAULT_METRICS if a.metrics == "all" else tuple(a.metrics.split(","))
     if a.random_weights:                             # a folder with config.json and the tokenizer; weights not needed
         from transformers import AutoConfig, AutoTokenizer, AutoModel, AutoModelForCausalLM
         config = AutoConfig.from_pretrained(a.model)

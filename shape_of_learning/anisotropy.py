@@ -16,13 +16,14 @@ import scipy.linalg.blas
 import scipy.linalg.lapack
 import torch
 from .knn import as_matrix, as_points, numba_threads, points, sqrt64, square_safe
-from .checks import integer
+from .checks import integer, number, flag
 from fastcore.basics import patch
 
 # %% auto #0
-__all__ = ['SPECTRAL_CONVENTIONS', 'Moments', 'moments', 'anisotropy', 'spectrum', 'SpectralConvention', 'spectral_convention',
-           'reads_center', 'rankme', 'alpha_req', 'massive_ratio', 'massive_activations', 'average_cosine', 'InterSim',
-           'IntraSim']
+__all__ = ['SPECTRAL_CONVENTIONS', 'LIDAR_CONVENTIONS', 'ENTROPY_NORMALIZATIONS', 'Moments', 'moments', 'anisotropy', 'spectrum',
+           'SpectralConvention', 'spectral_convention', 'reads_center', 'rankme', 'fit_ranks', 'alpha_req',
+           'LidarConvention', 'lidar_views', 'lidar_matrix', 'lidar', 'entropy_scale', 'massive_ratio',
+           'massive_activations', 'average_cosine', 'InterSim', 'IntraSim']
 
 # %% ../nbs/01_anisotropy.ipynb #d94320f1
 def _center(X, mean=None):
@@ -147,6 +148,7 @@ def anisotropy(
     moments:Moments=None, # `moments(X)`, shared by the centered and uncentered values of one batch
 ) -> float:             # sigma_1^2 / sum_i sigma_i^2, in [1/min(n, d), 1]
     "Share of the squared Frobenius norm carried by the top singular direction of `X`, computed in float64."
+    center = flag(center, "center")                  # "no" would read as true
     if moments is not None:
         _check_moments(X, moments)                   # X itself was checked when the moments were taken
         return moments.anisotropy(center)
@@ -174,6 +176,7 @@ def spectrum(
     moments:Moments=None, # `moments(X)`, shared with the anisotropies of one batch
 ) -> np.ndarray:          # sigma_i^2 / sum sigma^2, descending, min(n, d) values summing to 1
     "Each singular direction's share of the squared Frobenius norm, float64: its first entry is `anisotropy(X, center)`."
+    center = flag(center, "center")
     if moments is not None:
         _check_moments(X, moments)
         if center: _refuse_no_spread(moments.identical, moments.sq_centered, moments.n, center)
@@ -199,7 +202,9 @@ class SpectralConvention:
     values: str             # "singular": sigma_i; "eigen": lambda_i = sigma_i^2
     epsilon: float = 0.0    # added to each normalised value (RankMe) or each singular value (alpha-ReQ) before the log
     cap: int = None         # the largest this many values only (None: all)
-    fit: str = "log rank"   # alpha-ReQ: "log rank" (log lambda_i on log i) or "linspace" (log sigma_i on linspace(1, 0, n))
+    fit: str = "log rank"   # alpha-ReQ: "log rank" (log lambda_i on log i), "weighted log rank" (the same, each rank weighted 1/i)
+                            # or "linspace" (log sigma_i on linspace(1, 0, n))
+    ranks: tuple = (1, None)# alpha-ReQ: the ranks fitted when the call names none, 1-based, inclusive (None: the last above rounding)
     source: str = ""        # whose rule, and where it is written
 
 SPECTRAL_CONVENTIONS = {
@@ -210,8 +215,10 @@ SPECTRAL_CONVENTIONS = {
                                       source="reptrix: arnab39/reptrix, reptrix/rankme.py and reptrix/utils.py")},
     "alpha_req": {
         "agrawal": SpectralConvention(center=True, values="eigen", source="Agrawal et al. 2022; this project's default"),
-        "google": SpectralConvention(center=False, values="singular", epsilon=1e-12, fit="linspace",
-                                     source="google-research/google-research, graph_embedding/metrics/metrics.py (alpha_req)")}}
+        "google": SpectralConvention(center=False, values="singular", epsilon=1e-12, fit="linspace", ranks=None,
+                                     source="google-research/google-research, graph_embedding/metrics/metrics.py (alpha_req)"),
+        "reptrix": SpectralConvention(center=True, values="eigen", cap=2048, fit="weighted log rank", ranks=(11, 100),
+                                      source="reptrix: arnab39/reptrix, reptrix/alpha.py (get_alpha, get_powerlaw) and reptrix/utils.py")}}
 
 # %% ../nbs/01_anisotropy.ipynb #afba76ec
 def spectral_convention(metric:str, convention:str) -> SpectralConvention:
@@ -225,8 +232,8 @@ def reads_center(fn, params:dict) -> bool:
     "Which spectrum `fn(X, **params)` reads (True: the centered cloud's): its `center` option, else its default, else (None) its convention's; the centered one for a function without the option."
     options = inspect.signature(fn).parameters
     if "center" not in options: return True
-    center = params.get("center", options["center"].default)
-    if center is not None: return bool(center)
+    center = flag(params.get("center", options["center"].default), "center", none=True)
+    if center is not None: return center
     return spectral_convention(fn.__name__, params.get("convention", options["convention"].default)).center
 
 # %% ../nbs/01_anisotropy.ipynb #37c66402
@@ -241,6 +248,7 @@ def rankme(
     "RankMe (Garrido et al. 2023): exp of the entropy of the normalised singular values, an effective rank."
     rule = spectral_convention("rankme", convention)
     cap = rule.cap if max_values is None else integer(max_values, "max_values", minimum=1)
+    center = flag(center, "center", none=True)
     shares = spectrum(X, rule.center if center is None else center, device, moments)
     values = (np.sqrt(shares) if rule.values == "singular" else shares)[:cap]
     p = values / values.sum() + rule.epsilon
@@ -261,31 +269,158 @@ def _linspace_slope(X, center:bool, device, moments, epsilon:float) -> float:
     sigma = np.sqrt(spectrum(X, center, device, moments) * _total(X, center, device, moments))
     return float(np.polyfit(np.linspace(1, 0, len(sigma)), np.log(sigma + epsilon), 1)[0])
 
+# %% ../nbs/01_anisotropy.ipynb #904a0332
+def fit_ranks(ranks, above:int) -> tuple:
+    "alpha-ReQ's (first, last) ranks checked (two integers, last None for all) and `last` cut to the `above` eigenvalues that are nonzero to float64."
+    if isinstance(ranks, (str, bytes)) or not hasattr(ranks, "__len__") or len(ranks) != 2:
+        raise TypeError(f"ranks must be two ranks (first, last), last None for all; got {ranks!r}")
+    first = integer(ranks[0], "ranks[0] (the first rank fitted)", minimum=1)
+    last = above if ranks[1] is None else min(integer(ranks[1], "ranks[1] (the last rank fitted)", minimum=1), above)
+    if not first < last:
+        raise ValueError(f"alpha_req needs at least two ranks to fit: ranks={tuple(ranks)!r}, and {above} eigenvalues above rounding")
+    return first, last
+
 # %% ../nbs/01_anisotropy.ipynb #e3da12f0
 def alpha_req(
     X,                    # (n, d) points
-    ranks:tuple=(1, None),# first and last eigenvalue rank of the fit, 1-based, inclusive (None: the last above rounding); agrawal only
+    ranks:tuple=None,     # (first, last) eigenvalue ranks of the fit, 1-based, inclusive (last None: the last above rounding);
+                          # None: the convention's (agrawal: (1, None); reptrix: (11, 100)); google fits every value
     device=None,          # where to compute; default: where X is
     moments:Moments=None, # `moments(X)`, shared with the other spectral metrics of one batch
-    convention:str="agrawal", # "agrawal": log lambda_i on log i; "google": log(sigma_i + 1e-12) on linspace(1, 0, n) (SPECTRAL_CONVENTIONS)
-    center:bool=None,     # None: the convention's (agrawal: the covariance; google: the raw matrix)
+    convention:str="agrawal", # "agrawal": log lambda_i on log i; "reptrix": the same weighted 1/i over ranks 11..100;
+                          # "google": log(sigma_i + 1e-12) on linspace(1, 0, n) (SPECTRAL_CONVENTIONS)
+    center:bool=None,     # None: the convention's (agrawal, reptrix: the covariance; google: the raw matrix)
 ) -> float:               # alpha of lambda_i ~ i^-alpha (google: the slope of their line)
     "alpha-ReQ (Agrawal et al. 2022): the power-law decay of the covariance eigenvalues, least squares of log lambda_i on log i."
     rule = spectral_convention("alpha_req", convention)
+    center = flag(center, "center", none=True)
     center = rule.center if center is None else center
     if rule.fit == "linspace":
-        if tuple(ranks) != (1, None):
+        if ranks is not None and tuple(ranks) != (1, None):
             raise ValueError(f"alpha_req: convention={convention!r} fits every singular value, as google-research's alpha_req does; "
-                             f"ranks={ranks!r} applies to convention='agrawal'")
+                             f"ranks={ranks!r} applies to convention='agrawal' or 'reptrix'")
         return _linspace_slope(X, center, device, moments, rule.epsilon)
     shares = spectrum(X, center, device, moments)
-    above = int((shares > 0).sum())                  # the rest are zero to float64 (`spectrum`)
-    first, last = ranks
-    last = above if last is None else min(int(last), above)
-    if not 1 <= first < last:
-        raise ValueError(f"alpha_req needs at least two ranks to fit: ranks={ranks!r}, and {above} eigenvalues above rounding")
+    above = min(int((shares > 0).sum()), rule.cap or len(shares))   # the rest are zero to float64 (`spectrum`), or past the cap
+    first, last = fit_ranks(rule.ranks if ranks is None else ranks, above)
     index = np.arange(first, last + 1)
-    return float(-np.polyfit(np.log(index), np.log(shares[first - 1:last]), 1)[0])
+    weights = np.sqrt(1.0 / index) if rule.fit == "weighted log rank" else None   # polyfit weighs the residual, not its square
+    return float(-np.polyfit(np.log(index), np.log(shares[first - 1:last]), 1, w=weights)[0])
+
+# %% ../nbs/01_anisotropy.ipynb #82efe8d9
+@dataclass(frozen=True)
+class LidarConvention:
+    "One rule for LiDAR: how the two scatters are scaled, the ridge, which spectrum is read and what of it is returned."
+    delta: float            # the ridge delta I added to the within-class scatter, in the squared units of the vectors
+    averaged: bool          # scatters as averages (between / N, within / (N K)), or reptrix's sums (within / N)
+    spectrum: str           # "eigen": the LiDAR matrix's eigenvalues; "pca": reptrix's PCA of its rows (squared, centered)
+    epsilon: float = 0.0    # added to each normalised value before the entropy
+    cap: int = None         # the largest this many values only (None: all)
+    value: str = "rank"     # "rank": exp of the entropy, an effective rank; "entropy": the entropy in nats, normalised
+    source: str = ""        # whose rule, and where it is written
+
+LIDAR_CONVENTIONS = {
+    "thilak": LidarConvention(delta=1e-4, averaged=True, spectrum="eigen",
+                              source="Thilak et al. 2024 (ICLR), equations 1-3, delta 1e-4, their epsilon left out; this project's default"),
+    "skean": LidarConvention(delta=1e-4, averaged=True, spectrum="eigen", value="entropy",
+                             source="Skean et al. 2025: OFSkean/information_flow, experiments/utils/metrics/metric_functions.py "
+                                    "(compute_LDA_matrix, compute_lidar) and repitl's matrixAlphaEntropy (alpha = 1)"),
+    "reptrix": LidarConvention(delta=1e-6, averaged=False, spectrum="pca", epsilon=1e-7, cap=2048,
+                               source="reptrix: arnab39/reptrix, reptrix/lidar.py (get_lidar, get_rank) and reptrix/utils.py (get_eigenspectrum)")}
+
+ENTROPY_NORMALIZATIONS = ("raw", "maxEntropy", "logN", "logD", "logNlogD")   # Skean et al.'s entropy_normalization
+
+# %% ../nbs/01_anisotropy.ipynb #69159948
+def lidar_views(views, device=None) -> torch.Tensor:
+    "`views` (N samples, K views, d) checked (3-D, N >= 2, K >= 2, finite) and returned in float64 on `device`."
+    if isinstance(views, np.ndarray) or not isinstance(views, torch.Tensor): views = torch.as_tensor(np.asarray(views))
+    if views.ndim != 3: raise ValueError(f"views must be 3-D (N samples, K views, d); got shape {tuple(views.shape)}")
+    N, K, d = views.shape
+    if N < 2 or K < 2:
+        raise ValueError(f"views has {N} samples of {K} views: LiDAR needs at least 2 samples (a between-class scatter) "
+                         "and 2 views of each (a within-class scatter)")
+    if views.is_complex() or views.dtype == torch.bool: raise TypeError(f"views must be real numbers; got {views.dtype}")
+    Z = views.to(device=device, dtype=torch.float64)
+    bad = ~torch.isfinite(Z)
+    if bad.any():
+        samples = bad.flatten(1).any(1).nonzero().flatten()[:5].tolist()
+        raise ValueError(f"views has {int(bad.sum())} NaN or infinite entries (first samples: {samples}); drop them first")
+    return Z
+
+# %% ../nbs/01_anisotropy.ipynb #d7ebc20a
+def lidar_matrix(
+    views,                  # (N samples, K views, d)
+    delta:float=1e-4,       # the ridge added to the within-class scatter (squared units of the vectors)
+    averaged:bool=True,     # the paper's averages; False: reptrix's sums (between summed, within / N)
+    device=None,            # where to compute; default: where views are
+) -> torch.Tensor:          # (d, d) float64, symmetric
+    "Sigma_w^-1/2 Sigma_b Sigma_w^-1/2 of LDA on N samples x K views (Thilak et al.'s LiDAR matrix), float64."
+    delta = number(delta, "delta (the ridge)", minimum=0, strict=True)
+    averaged = flag(averaged, "averaged")
+    Z = lidar_views(views, device)
+    N, K, d = Z.shape
+    top = float(Z.abs().max())
+    scale = 2.0 ** -math.floor(math.log2(top)) if top > 0 else 1.0    # a power of two: exact, and no square overflows
+    Z, ridge = Z * scale, delta * scale * scale                        # L is unchanged when the ridge scales with the squares
+    if ridge == 0: raise ValueError(f"delta={delta:g} is below float64's range beside views of size {top:g}")
+    means = Z.mean(1)
+    M = means - means.mean(0)
+    R = (Z - means[:, None, :]).reshape(N * K, d)
+    between = M.T @ M / (N if averaged else 1)
+    e, V = torch.linalg.eigh(R.T @ R / (N * K if averaged else N))
+    e[e <= d * torch.finfo(e.dtype).eps * e[-1]] = 0                  # the directions no view moves in: exactly 0, then the ridge
+    root = (V * (e + ridge).rsqrt()) @ V.T
+    L = root @ between @ root
+    return (L + L.T) / 2
+
+# %% ../nbs/01_anisotropy.ipynb #16d7c922
+def _lidar_spectrum(L:torch.Tensor, rule:LidarConvention) -> np.ndarray:
+    "The normalised values whose entropy is LiDAR: the LiDAR matrix's eigenvalues (rounding set to 0), or reptrix's PCA ratios of its rows."
+    if rule.spectrum == "pca":
+        centered = L - L.mean(0)
+        values = torch.linalg.svdvals(centered).square().cpu().numpy()          # descending
+        values = values / values.sum()                                           # explained_variance_ratio_
+    else:
+        values = torch.linalg.eigvalsh(L).flip(0).cpu().numpy()
+        values[values <= len(values) * np.finfo(np.float64).eps * values[0]] = 0
+    values = values[:rule.cap]
+    return values / np.abs(values).sum() + rule.epsilon
+
+# %% ../nbs/01_anisotropy.ipynb #03bb605a
+def lidar(
+    views,                  # (N samples, K views, d): numpy or torch, any real dtype
+    convention:str="thilak",# whose rule: a key of LIDAR_CONVENTIONS (thilak, skean, reptrix)
+    delta:float=None,       # the ridge of the within-class scatter (None: the convention's, 1e-4 or reptrix's 1e-6)
+    normalization:str=None, # skean only: a name of ENTROPY_NORMALIZATIONS (None: their maxEntropy, min(log N, log d))
+    device=None,            # where to compute; default: where views are
+) -> float:                 # thilak, reptrix: an effective rank in [1, min(N - 1, d)]; skean: the normalised entropy
+    "LiDAR (Thilak et al. 2024): the effective rank of the LDA matrix of N samples x K views; Skean et al.'s entropy or reptrix's rule by `convention`."
+    if convention not in LIDAR_CONVENTIONS:
+        raise ValueError(f"lidar: convention must be one of {tuple(LIDAR_CONVENTIONS)}; got {convention!r}")
+    rule = LIDAR_CONVENTIONS[convention]
+    if rule.value == "rank" and normalization not in (None, "raw"):
+        raise ValueError(f"lidar: normalization={normalization!r} divides Skean et al.'s entropy; convention={convention!r} "
+                         "returns an effective rank. Pass convention='skean' for the normalised entropy")
+    normalization = "maxEntropy" if normalization is None else normalization
+    if normalization not in ENTROPY_NORMALIZATIONS:
+        raise ValueError(f"lidar: normalization must be one of {ENTROPY_NORMALIZATIONS}; got {normalization!r}")
+    Z = lidar_views(views, device)
+    L = lidar_matrix(Z, rule.delta if delta is None else delta, rule.averaged)
+    p = _lidar_spectrum(L, rule)
+    p = p[p > 0]
+    entropy = float(-(p * np.log(p)).sum())
+    if rule.value == "rank": return math.exp(entropy)
+    return entropy / entropy_scale(normalization, Z.shape[0], Z.shape[2])
+
+# %% ../nbs/01_anisotropy.ipynb #55d809f5
+def entropy_scale(normalization:str, n:int, d:int) -> float:
+    "What Skean et al.'s `entropy_normalization` divides an entropy of n samples in d dimensions by (raw: 1)."
+    logs = dict(raw=1.0, maxEntropy=min(math.log(n), math.log(d)), logN=math.log(n), logD=math.log(d),
+                logNlogD=math.log(n) * math.log(d))
+    if normalization not in logs: raise ValueError(f"normalization must be one of {ENTROPY_NORMALIZATIONS}; got {normalization!r}")
+    if logs[normalization] <= 0:
+        raise ValueError(f"normalization={normalization!r} divides by {logs[normalization]:g} for n={n}, d={d}: log 1 = 0 leaves it undefined")
+    return logs[normalization]
 
 # %% ../nbs/01_anisotropy.ipynb #79df70e8
 def _middle(values:torch.Tensor) -> torch.Tensor:

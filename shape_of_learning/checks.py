@@ -10,12 +10,13 @@ import inspect, json, logging, math, numbers, re
 from contextlib import contextmanager
 from dataclasses import fields, replace
 from pathlib import Path
+import numpy as np
 import pandas as pd
 import torch
 
 # %% auto #0
 __all__ = ['NUMBER', 'raises', 'logged', 'spec_with', 'spec_key', 'spec_options', 'quoted', 'prose_numbers', 'markdown',
-           'integer', 'number', 'EnvironmentProblem', 'NoDevice', 'device']
+           'integer', 'number', 'flag', 'EnvironmentProblem', 'NoDevice', 'device']
 
 # %% ../nbs/checks.ipynb #6e7b3b9a
 def raises(f, *match, exc=ValueError) -> str:
@@ -149,6 +150,14 @@ def number(value, name:str, minimum:float=None, maximum:float=None, strict:bool=
         raise ValueError(f"{name} must be a finite number{' ' if need else ''}{' and '.join(need)}; got {value!r}")
     return float(value)
 
+
+# %% ../nbs/checks.ipynb #6df17172
+def flag(value, name:str, none:bool=False):
+    "`value` as a bool when it is True or False (Python or NumPy; None too with `none`); else a TypeError naming `name`."
+    if value is None and none: return None
+    if isinstance(value, (bool, np.bool_)): return bool(value)
+    allowed = "True, False or None" if none else "True or False"
+    raise TypeError(f"{name} must be {allowed}; got {value!r} ({type(value).__name__})")
 
 # %% ../nbs/checks.ipynb #5c1f6752
 class EnvironmentProblem(RuntimeError):

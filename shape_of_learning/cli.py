@@ -17,7 +17,7 @@ from fastcore.docments import docments, ann_parts
 from fastcore.script import call_parse
 from .data import text_sources, sol_cache
 from .models import load_model, OFFLINE_NAMES, OFFLINE_MODELS
-from .profile import METRICS, layer_metrics, ProfileSpec, profile_spec, metric_rows, layer_profile
+from .profile import METRICS, DEFAULT_METRICS, layer_metrics, ProfileSpec, profile_spec, metric_rows, layer_profile
 from .plots import profile_figure
 from .catalog import series, parse_series, PYTHIA_SIZES, BLOOM_SIZES
 from .store import rows_table, read_rows
@@ -72,7 +72,7 @@ def _expected(cloud, metric, D, n, b):
     return known.get((cloud, metric), np.nan)
 
 # %% ../nbs/12_cli.ipynb #25f04c6a
-DEMO_METRICS = layer_metrics(METRICS)   # every metric of one layer's vectors (`profile.METRICS`; pair metrics: 02a_neighbours)
+DEMO_METRICS = layer_metrics(DEFAULT_METRICS)   # every metric of one layer's vectors by this project's rules (`profile.DEFAULT_METRICS`; pair metrics: 02a_neighbours)
 
 def demo_table(n:int=8192, D:int=256, batch_size:int=4096, seed:int=0, stream_chunk:int=1000,
                progress:bool=False) -> pd.DataFrame:

@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/data.html.md"""
 
 # %% ../nbs/03_data.ipynb #f12a91bc
 from __future__ import annotations
-import bz2, difflib, html, importlib.util, io, itertools, os, re, socket, zipfile
+import bz2, difflib, html, importlib.resources, importlib.util, io, itertools, os, re, socket, zipfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,11 +18,12 @@ import json
 from .checks import integer, EnvironmentProblem
 
 # %% auto #0
-__all__ = ['GENSIM_WIKI', 'ENWIK8_URL', 'ENWIK8_ZIP_BYTES', 'SOURCE_NAMES', 'SOURCE_FORMS', 'WikiPage', 'wiki_pages',
-           'clean_wikitext', 'gensim_wiki_path', 'wiki_articles', 'wiki_text', 'char_vocab', 'TextSource',
-           'files_fingerprint', 'wiki_source', 'read_utf8', 'file_source', 'checked_documents', 'Windows',
+__all__ = ['GENSIM_WIKI', 'ENWIK8_URL', 'ENWIK8_ZIP_BYTES', 'SOURCE_NAMES', 'SOURCE_FORMS', 'REFERENCE_TABLES', 'REFERENCE_GAPS',
+           'WikiPage', 'wiki_pages', 'clean_wikitext', 'gensim_wiki_path', 'wiki_articles', 'wiki_text', 'char_vocab',
+           'TextSource', 'files_fingerprint', 'wiki_source', 'read_utf8', 'file_source', 'checked_documents', 'Windows',
            'token_windows', 'hub_trouble', 'error_words', 'load_hub_dataset', 'dataset_source', 'sol_cache',
-           'enwik8_path', 'LabeledTexts', 'labeled_texts', 'closest', 'text_source', 'text_sources']
+           'enwik8_path', 'LabeledTexts', 'labeled_texts', 'closest', 'text_source', 'text_sources', 'reference_path',
+           'reference_table']
 
 # %% ../nbs/03_data.ipynb #809c86aa
 @dataclass
@@ -576,3 +577,37 @@ def text_sources(spec:str=None):
     items = [s.strip() for s in spec.split(",") if s.strip()]
     if not items: raise ValueError(f"sources {spec!r} name no source; a source is one of: {SOURCE_FORMS}")
     return text_source(items[0]) if len(items) == 1 else [text_source(s) for s in items]
+
+# %% ../nbs/03_data.ipynb #8ff26180
+REFERENCE_TABLES = {        # name -> (the columns its readers use, its rows), as shape_of_learning/reference/README.md states
+    "prompt_gride_published": (("model_id", "entry", "hidden_state", "scale_index", "n1", "n2", "gride_mean", "gride_std",
+                                "gride_median", "err_mean", "scale_mean", "n_prompts"), 144),
+    "prompt_loss_published": (("model_id", "loss_mean", "loss_std", "n_prompts"), 2),
+    "pile10k_prompt_indices": (("document_index",), 2244),
+    "pythia_entropy_layer_by_layer": (("size", "revision", "metric", "normalization", "layer", "value"), 5770)}
+REFERENCE_GAPS = {"prompt_gride_published": ("err_mean",)}   # columns the published file leaves empty in places
+
+def reference_path(name:str) -> Path:
+    "The file of the published table `name` (a key of REFERENCE_TABLES) in the package's reference/ folder."
+    if name not in REFERENCE_TABLES:
+        near = closest(name, REFERENCE_TABLES)
+        raise ValueError(f"no reference table {name!r}{f'; did you mean {near!r}?' if near else ''}; the tables: {tuple(REFERENCE_TABLES)}")
+    path = Path(str(importlib.resources.files("shape_of_learning"))) / "reference" / f"{name}.csv"   # the package, also from a notebook
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing: the package was installed without its reference data "
+                                "(reinstall it from the repository: pip install -e .)")
+    return path
+
+# %% ../nbs/03_data.ipynb #82706b37
+def reference_table(name:str):
+    "The published table `name` as a pandas DataFrame, checked whole: its columns, its stated number of rows, no empty cell but where the published file has one (REFERENCE_GAPS)."
+    import pandas as pd
+    path = reference_path(name)
+    table = pd.read_csv(path)
+    columns, rows = REFERENCE_TABLES[name]
+    lacks = [c for c in columns if c not in table.columns]
+    full = [c for c in columns if c not in REFERENCE_GAPS.get(name, ()) and c in table.columns]
+    if lacks or len(table) != rows or table[full].isna().any().any():
+        raise ValueError(f"{path} is damaged: {len(table)} rows (the README states {rows}), "
+                         f"columns lacking {lacks}, {int(table[full].isna().sum().sum())} empty cells; restore it from the repository")
+    return table

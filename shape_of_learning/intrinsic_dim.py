@@ -6,19 +6,19 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/intrinsic_dim.html.m
 
 # %% ../nbs/02_intrinsic_dim.ipynb #4bac475a
 from __future__ import annotations
-import inspect, math, warnings
+import inspect, math, numbers, warnings
 from dataclasses import dataclass, field, fields
 from fastcore.basics import patch
 import numpy as np
 import torch
-from .checks import spec_options
+from .checks import integer, flag, spec_options
 from .knn import as_points, knn, KNN, measured, points, resolution_of
 
 # %% auto #0
-__all__ = ['TIE_LIMIT', 'TWONN_CONVENTIONS', 'MICROSCOPE_TIE', 'MICROSCOPE_REDUCTION', 'IDEstimate', 'distinct_knn',
-           'given_tolerance', 'Neighbourhood', 'neighbourhood', 'refuse_ties', 'tie_tolerance', 'neighbour_ratios',
-           'twonn_discard', 'twonn_fit', 'twonn', 'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices', 'batched',
-           'gride_fit', 'gride', 'id_scaling']
+__all__ = ['TIE_LIMIT', 'TWONN_CONVENTIONS', 'MICROSCOPE_TIE', 'MICROSCOPE_REDUCTION', 'GRIDE_CONVENTIONS',
+           'ID_SCALING_CONVENTIONS', 'IDEstimate', 'distinct_knn', 'given_tolerance', 'Neighbourhood', 'neighbourhood',
+           'refuse_ties', 'tie_tolerance', 'neighbour_ratios', 'twonn_discard', 'twonn_fit', 'twonn', 'mada', 'mom',
+           'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit', 'gride', 'dadapy_subsets', 'id_scaling']
 
 # %% ../nbs/02_intrinsic_dim.ipynb #362ac10b
 @dataclass
@@ -364,91 +364,166 @@ def _check_ranks(n1, n2):
     if not (isinstance(n1, (int, np.integer)) and isinstance(n2, (int, np.integer)) and 1 <= n1 < n2):
         raise ValueError(f"GRIDE needs integer ranks 1 <= n1 < n2; got n1={n1!r}, n2={n2!r}")
 
+# %% ../nbs/02_intrinsic_dim.ipynb #a56e0002
+GRIDE_CONVENTIONS = {                       # convention -> whose rule for GRIDE's error, and where it is written
+    "unbiased": "this project's default: the root of the score with N - 1 in its log d term, and the error "
+                "((N - 1) / d^2 + ...)^(-1/2), the inverse curvature of that same function: at ranks (1, 2) its square is "
+                "the unbiased estimate of the estimator's variance",
+    "dadapy": "DADApy 0.3.4, IdEstimation._compute_id_gride_single_scale (dadapy/id_estimation.py): the same root, found on "
+              "the ratios below 20 (q95 - q50) + q50 (_filter_mus, _argmax_loglik in dadapy/_utils/utils.py), and the error "
+              "(N / d^2 + ...)^(-1/2) over every ratio (_fisher_info_scaling, same file): the observed information of N ratios"}
+
+# %% ../nbs/02_intrinsic_dim.ipynb #a56e0003
+def _check_convention(convention, conventions:dict) -> str:
+    "`convention` when it is a key of `conventions`; else a ValueError naming the choices."
+    if not (isinstance(convention, str) and convention in conventions):
+        raise ValueError(f"convention must be one of {tuple(conventions)}; got {convention!r}")
+    return convention
+
+# %% ../nbs/02_intrinsic_dim.ipynb #a56e0006
+def _dadapy_ratios(mu:np.ndarray) -> np.ndarray:
+    "The ratios DADApy's GRIDE finds its root on (`_filter_mus`): those below 20 (q95 - q50) + q50."
+    q95, q50 = np.percentile(mu, [95, 50])
+    return mu[mu < 20 * (q95 - q50) + q50]
+
 # %% ../nbs/02_intrinsic_dim.ipynb #d8e51f1f
-def gride_fit(mu:np.ndarray, n1:int=1, n2:int=2) -> tuple:
+def gride_fit(
+    mu:np.ndarray,              # ratios r_n2 / r_n1, all finite and >= 1
+    n1:int=1,                   # the nearer neighbour rank
+    n2:int=2,                   # the farther one
+    convention:str="unbiased",  # whose error (and ratios): "unbiased" (default) or "dadapy" (GRIDE_CONVENTIONS)
+) -> tuple:                     # (dimension, error)
     "GRIDE maximum-likelihood dimension and its Cramér-Rao error from ratios mu = r_n2 / r_n1 (all >= 1)."
     _check_ranks(n1, n2)
+    _check_convention(convention, GRIDE_CONVENTIONS)
     mu = np.asarray(mu, dtype=np.float64)
     if len(mu) < 2: raise ValueError(f"GRIDE needs at least 2 ratios; got {len(mu)}")
     if not np.all(np.isfinite(mu)) or (mu < 1).any():
         raise ValueError("GRIDE ratios must be finite and >= 1 (distances sorted ascending, duplicates removed)")
     logmu, N = np.log(mu), len(mu)
     refuse_ties(int((mu == 1).sum()), len(mu), "GRIDE")
-    dl = lambda d: (N - 1) / d + _gride_terms(d, logmu, n1, n2)[0]
+    fit = logmu if convention == "unbiased" else np.log(_dadapy_ratios(mu))   # the ratios the root is found on
+    M = len(fit)
+    dl = lambda d: (M - 1) / d + _gride_terms(d, fit, n1, n2)[0]
     lo, hi = 1e-3, 1.0
     while dl(lo) <= 0: lo /= 10
     while dl(hi) > 0:
         lo, hi = hi, hi * 4
         if hi > 1e7: raise ValueError("GRIDE likelihood has no maximum below 1e7 (ratios too close to 1)")
     d = brentq(dl, lo, hi, xtol=1e-12, rtol=1e-14)
-    return float(d), float(((N - 1) / d**2 + _gride_terms(d, logmu, n1, n2)[1]) ** -0.5)
+    n_info = N - 1 if convention == "unbiased" else N                        # the one difference in the error
+    return float(d), float((n_info / d**2 + _gride_terms(d, logmu, n1, n2)[1]) ** -0.5)
 
 # %% ../nbs/02_intrinsic_dim.ipynb #139b4e6d
 @spec_options(Neighbourhood)
 def gride(
-    X,                      # (n, d) points
-    n1:int=1,               # the nearer neighbour rank
-    n2:int=None,            # the farther one (default 2 * n1)
-    **options,              # `Neighbourhood`'s: duplicates, device, neighbors, resolution
+    X,                          # (n, d) points
+    n1:int=1,                   # the nearer neighbour rank
+    n2:int=None,                # the farther one (default 2 * n1)
+    convention:str="unbiased",  # whose error (and ratios): "unbiased" (default) or "dadapy" (GRIDE_CONVENTIONS)
+    **options,                  # `Neighbourhood`'s: duplicates, device, neighbors, resolution
 ) -> IDEstimate:       # the dimension, with its Cramér-Rao error in `params['err']`
     "GRIDE intrinsic dimension (Denti et al. 2022) from the ratios r_n2 / r_n1, with its error (params['err'])."
     n2 = 2 * n1 if n2 is None else n2
     _check_ranks(n1, n2)                                 # before the search
+    _check_convention(convention, GRIDE_CONVENTIONS)
     near = neighbourhood(gride, options)
     res, n, n_dup, tolerance = near.find(X, n2, tolerance=True)
     r = res.dist.cpu().numpy()
-    d, err = gride_fit(neighbour_ratios(r[:, n2 - 1], r[:, n1 - 1], None, "GRIDE", tolerance=tolerance), n1, n2)
+    d, err = gride_fit(neighbour_ratios(r[:, n2 - 1], r[:, n1 - 1], None, "GRIDE", tolerance=tolerance), n1, n2, convention)
     scale = float((r[:, n1 - 1].mean() + r[:, n2 - 1].mean()) / 2)
-    return IDEstimate(d, "gride", n, n_dup, dict(n1=n1, n2=n2, err=err, scale=scale, duplicates=near.duplicates))
+    return IDEstimate(d, "gride", n, n_dup, dict(n1=n1, n2=n2, err=err, scale=scale, duplicates=near.duplicates,
+                                                 convention=convention))
+
+# %% ../nbs/02_intrinsic_dim.ipynb #a56e0009
+ID_SCALING_CONVENTIONS = {                  # convention -> whose decimation (and GRIDE error), and where it is written
+    "unbiased": "this project's default: one seeded shuffle (seed 0) cut into 2^j disjoint blocks of n // 2^j points while "
+                "a block keeps >= n_min (20) points, pooled as mean and std(ddof=1) / sqrt(2^j); GRIDE rows by "
+                "GRIDE_CONVENTIONS['unbiased']",
+    "dadapy": "DADApy 0.3.4, IdEstimation.return_id_scaling_2NN -> compute_id_2NN -> _compute_id_iterated "
+              "(dadapy/id_estimation.py): sizes round(n / 2^i), i < int(log2 n) - 1, kept if > n_min (10); rint(n / size) "
+              "independent draws rng.choice(n, size, replace=False) of one np.random.default_rng(42) (Base.__init__, "
+              "rng_seed=42, dadapy/base.py), pooled as mean and std(ddof=0) / sqrt(draws); GRIDE rows by "
+              "GRIDE_CONVENTIONS['dadapy'] (return_id_scaling_gride)"}
+
+# %% ../nbs/02_intrinsic_dim.ipynb #a56e000a
+def dadapy_subsets(
+    n:int,          # points
+    n_min:int=10,   # sizes kept: those > n_min (DADApy's default 10)
+    seed:int=42,    # the generator's seed (DADApy's rng_seed, default 42)
+) -> list:          # [(size, draws)]: draws an (n_iter, size) index array, None at full size
+    "The subsets DADApy's `return_id_scaling_2NN` draws from n points, in its order."
+    n, n_min, seed = integer(n, "n", 1), integer(n_min, "n_min", 0), integer(seed, "seed", 0)
+    rng = np.random.default_rng(seed)
+    max_ndec = int(math.log(n, 2)) - 1
+    sizes = np.round(n / np.array([2**i for i in range(max_ndec)], dtype=np.int64)).astype(int)
+    out = []
+    for size in sizes[sizes > n_min]:
+        fraction = size / n                                           # DADApy's data_fraction
+        if fraction == 1: out.append((int(size), None)); continue
+        n_subset, n_iter = int(np.rint(n * fraction)), int(np.rint(1.0 / fraction))
+        out.append((int(size), np.stack([rng.choice(n, size=n_subset, replace=False) for _ in range(n_iter)])))
+    return out
 
 # %% ../nbs/02_intrinsic_dim.ipynb #908db017
 def id_scaling(
-    X,                      # (n, d) points, e.g. one layer's hidden states (`profile.layer_vectors`)
-    n_min:int=20,           # decimation: smallest block kept
-    range_max:int=64,       # GRIDE: largest neighbour rank n2 (ranks n1 = 1, 2, 4, ... with n2 = 2 n1)
-    seed:int=0,             # the shuffle of the decimation
-    discard:float=0.1,      # TwoNN's discarded fraction of the largest ratios
-    duplicates:str="drop",  # "drop" or "raise"
-    device=None,            # torch device for the kNN searches
-    resolution:float=None,  # twins closer than resolution * |x| are copies
-    progress:bool=False,    # progress bar over the decimation levels
+    X,                          # (n, d) points, e.g. one layer's hidden states (`profile.layer_vectors`)
+    n_min:int=None,             # decimation: smallest subset (None: 20, blocks >= n_min; dadapy: its 10, sizes > n_min)
+    range_max:int=64,           # GRIDE: largest neighbour rank n2 (ranks n1 = 1, 2, 4, ... with n2 = 2 n1)
+    seed:int=None,              # the decimation's generator (None: 0; dadapy: 42, DADApy's rng_seed)
+    discard:float=0.1,          # TwoNN's discarded fraction of the largest ratios (DADApy's 1 - mu_fraction)
+    duplicates:str="drop",      # "drop" or "raise" (copies go before anything, under either convention)
+    device=None,                # torch device for the kNN searches
+    resolution:float=None,      # twins closer than resolution * |x| are copies
+    progress:bool=False,        # progress bar over the decimation levels
+    convention:str="unbiased",  # whose decimation and GRIDE error: "unbiased" (default) or "dadapy" (ID_SCALING_CONVENTIONS)
 ) -> pd.DataFrame:
-    "The ID as a function of scale: TwoNN on nested halvings of the points and GRIDE at doubling ranks, with errors."
-    if not (isinstance(n_min, (int, np.integer)) and n_min >= 3): raise ValueError(f"n_min must be an integer >= 3; got {n_min!r}")
-    if not (isinstance(range_max, (int, np.integer)) and range_max >= 2):
-        raise ValueError(f"range_max must be an integer >= 2; got {range_max!r}")
-    if not (isinstance(seed, (int, np.integer)) and seed >= 0): raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
+    "The ID as a function of scale: TwoNN on nested halvings of the points (dadapy: its random subsets) and GRIDE at doubling ranks, with errors."
+    dadapy = _check_convention(convention, ID_SCALING_CONVENTIONS) == "dadapy"
+    n_min = integer((10 if dadapy else 20) if n_min is None else n_min, "n_min", 3)
+    range_max = integer(range_max, "range_max", 2)
+    seed = integer((42 if dadapy else 0) if seed is None else seed, "seed", 0)
+    if not (isinstance(discard, numbers.Real) and not isinstance(discard, bool) and 0 <= discard < 1):
+        raise ValueError(f"discard must be a number in [0, 1); got {discard!r}")
+    progress = flag(progress, "progress")
+    keeps = "DADApy's decimation keeps sizes > n_min" if dadapy else "the decimation keeps blocks of >= n_min points"
+    few = lambda n: n <= n_min if dadapy else n < n_min                # no decimation level, so no TwoNN row, would be left
     X = measured(as_points(X, min_points=3, device=device), resolution)   # checked once; float32's twin rule, as a profile
-    if len(X) < n_min:                                 # no decimation level would be left: no TwoNN row at all
-        raise ValueError(f"n_min={n_min} is more than the {len(X)} points: the decimation keeps blocks of >= n_min points; "
-                         f"pass n_min <= {len(X)}")
+    if few(len(X)):
+        raise ValueError(f"n_min={n_min} is more than the {len(X)} points: {keeps}; pass n_min {'<' if dadapy else '<='} {len(X)}")
     kmax = max([2] + [2**(i + 1) for i in range(int(math.log2(range_max))) if 2**(i + 1) <= len(X) - 1])
     res, keep, n_dup = _distinct(X, kmax, duplicates, None, None)   # one search serves every rank
     Xd, ranks = X.rows(keep), [2**i for i in range(int(math.log2(kmax)))]
-    if len(Xd) < n_min:
-        raise ValueError(f"n_min={n_min} is more than the {len(Xd)} distinct points ({n_dup} duplicates dropped): the "
-                         f"decimation keeps blocks of >= n_min points; pass n_min <= {len(Xd)}")
+    if few(len(Xd)):
+        raise ValueError(f"n_min={n_min} is more than the {len(Xd)} distinct points ({n_dup} duplicates dropped): {keeps}; "
+                         f"pass n_min {'<' if dadapy else '<='} {len(Xd)}")
     tolerance = tie_tolerance(Xd)                        # every block's ties, judged on all the distinct points once
     nb = (res, len(Xd), 0, tolerance)
     rows = []
     for n1 in ranks:
-        e = gride(Xd, n1, neighbors=nb)
+        e = gride(Xd, n1, neighbors=nb, convention=convention)
         rows.append(dict(estimator="gride", n_points=len(Xd), blocks=1, n1=n1, n2=2 * n1, dim=e.dim, err=e.params["err"],
                          scale=e.params["scale"]))
-    order = np.random.default_rng(seed).permutation(len(Xd))
-    levels = [j for j in range(64) if len(Xd) // 2**j >= n_min]
+    if dadapy:                                           # (size, subsets, their indices or None: all the points)
+        levels = [(size, 1 if d is None else len(d), d) for size, d in dadapy_subsets(len(Xd), n_min, seed)]
+    else:
+        order = np.random.default_rng(seed).permutation(len(Xd))
+        levels = [(len(Xd) // 2**j, 2**j, None if j == 0 else order) for j in range(64) if len(Xd) // 2**j >= n_min]
+    fit = lambda mu: twonn_fit(mu, discard)
+    if dadapy and math.isclose(1 - discard, 1.0):        # DADApy's mu_fraction = 1 switches it to its 'ml' fit
+        fit = lambda mu: float((len(mu) - 1) / np.log(mu).sum())
     it = levels
     if progress:
         from tqdm.auto import tqdm
         it = tqdm(levels, desc="decimation", unit="level", leave=False)
-    for j in it:
-        size = len(Xd) // 2**j
+    for size, count, idx in it:
         vals, scales = [], []
-        blocks = [res.dist[:, :2].cpu().numpy()] if j == 0 else _two_nearest(Xd.data, order, 2**j, size, Xd.resolution)
+        blocks = ([res.dist[:, :2].cpu().numpy()] if idx is None else
+                  _two_nearest(Xd.data, idx.ravel() if dadapy else idx, count, size, Xd.resolution))
         for r in blocks:
-            vals.append(twonn_fit(neighbour_ratios(r[:, 1], r[:, 0], Xd, "TwoNN", tolerance=tolerance), discard)); scales.append(r.mean())
-        err = float(np.std(vals, ddof=1) / np.sqrt(len(vals))) if len(vals) > 1 else 0.0
-        rows.append(dict(estimator="twonn", n_points=size, blocks=2**j, n1=1, n2=2, dim=float(np.mean(vals)), err=err,
+            vals.append(fit(neighbour_ratios(r[:, 1], r[:, 0], Xd, "TwoNN", tolerance=tolerance))); scales.append(r.mean())
+        err = float(np.std(vals, ddof=0 if dadapy else 1) / np.sqrt(len(vals))) if len(vals) > 1 else 0.0
+        rows.append(dict(estimator="twonn", n_points=size, blocks=count, n1=1, n2=2, dim=float(np.mean(vals)), err=err,
                          scale=float(np.mean(scales))))
     df = pd.DataFrame(rows)
     df["n_duplicates"], df["seed"], df["discard"] = n_dup, seed, discard

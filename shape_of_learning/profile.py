@@ -23,10 +23,11 @@ from .hidden import layer_states, layer_list, layer_indices
 from .checks import integer, number, spec_with, spec_key, spec_options
 
 # %% auto #0
-__all__ = ['METRICS', 'POLICIES', 'spec_signature', 'OUTLIER_COLUMNS', 'Metric', 'get_metrics', 'layer_metrics', 'ProfileSpec',
-           'profile_spec', 'special_affixes', 'window_inputs', 'memory_budget', 'outlier_mask', 'metric_rows',
-           'cached_windows', 'pair_rows', 'special_inside', 'window_masks', 'auto_progress', 'stored_vectors',
-           'model_positions', 'layer_profile', 'outlier_tokens', 'layer_vectors', 'vector_positions']
+__all__ = ['METRICS', 'DEFAULT_METRICS', 'POLICIES', 'spec_signature', 'OUTLIER_COLUMNS', 'Metric', 'get_metrics',
+           'layer_metrics', 'ProfileSpec', 'profile_spec', 'special_affixes', 'window_inputs', 'memory_budget',
+           'outlier_mask', 'metric_rows', 'cached_windows', 'pair_rows', 'special_inside', 'window_masks',
+           'auto_progress', 'stored_vectors', 'model_positions', 'layer_profile', 'outlier_tokens', 'layer_vectors',
+           'vector_positions']
 
 # %% ../nbs/06a_profile.ipynb #c88f9d42
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class Metric:
     stream: str = None              # the streaming metric that gives its value without stored vectors, if any
     ids: bool = False               # needs the token id of every vector
     reads: str = None               # pair: the field it reads of the result of fn(previous layer, this layer), shared
+    variant_of: str = None          # a peer's rule for this default metric (its `convention`): shares its search or spectra
     about: str = ""
 
 # %% ../nbs/06a_profile.ipynb #4800aded
@@ -59,6 +61,16 @@ METRICS = {m.name: m for m in (
            "(Garrido et al.)"),
     Metric("alpha_req", alpha_req, "batch", moments=True, about="alpha-ReQ: power-law decay of the covariance eigenvalues "
            "(Agrawal et al.)"),
+    Metric("twonn_skdim", twonn, "batch", dict(convention="skdim"), k=2, variant_of="twonn",
+           about="TwoNN by scikit-dimension's fit (skdim.id.TwoNN: the same numbers as Facco et al.'s)"),
+    Metric("twonn_microscope", twonn, "batch", dict(convention="microscope"), k=2, variant_of="twonn",
+           about="TwoNN by LLM-Microscope's rule: the lowest n/5 of the ratios, least squares"),
+    Metric("rankme_reptrix", rankme, "batch", dict(convention="reptrix"), moments=True, variant_of="rankme",
+           about="RankMe by reptrix's rule: covariance eigenvalues + 1e-7, the largest 2,048"),
+    Metric("alpha_req_google", alpha_req, "batch", dict(convention="google"), moments=True, variant_of="alpha_req",
+           about="alpha-ReQ by google-research's rule: the slope of log sigma_i on linspace(1, 0, n)"),
+    Metric("alpha_req_reptrix", alpha_req, "batch", dict(convention="reptrix"), moments=True, variant_of="alpha_req",
+           about="alpha-ReQ by reptrix's rule: log lambda_i on log i over ranks 11-100, weighted 1/i"),
     Metric("massive", massive_ratio, "whole", about="massive activations: largest |entry| over the median |entry| (Sun et al.)"),
     Metric("overlap", pair_geometry, "pair", dict(k=30), k=30, reads="overlap",
            about="neighbourhood overlap with the previous measured layer, k = 30 (Doimo et al.; Valeriani et al.)"),
@@ -73,6 +85,8 @@ METRICS = {m.name: m for m in (
     Metric("intrasim", IntraSim, "stream", dict(min_count=2), stream="intrasim", ids=True,
            about="IntraSim: average cosine between occurrences of one token (paper 2)"),
 )}
+
+DEFAULT_METRICS = tuple(name for name, m in METRICS.items() if m.variant_of is None)   # every metric by this project's rules
 
 def get_metrics(names) -> list:
     "The `Metric`s of a list of names (or a comma-separated string), checked against `METRICS`."
