@@ -22,7 +22,7 @@ from fastcore.basics import patch
 # %% auto #0
 __all__ = ['SPECTRAL_CONVENTIONS', 'LIDAR_CONVENTIONS', 'ENTROPY_NORMALIZATIONS', 'Moments', 'moments', 'anisotropy', 'spectrum',
            'SpectralConvention', 'spectral_convention', 'reads_center', 'rankme', 'fit_ranks', 'alpha_req',
-           'LidarConvention', 'lidar_views', 'lidar_matrix', 'lidar', 'entropy_scale', 'massive_ratio',
+           'LidarConvention', 'lidar_views', 'lidar_matrix', 'lidar', 'normalized_entropy', 'massive_ratio',
            'massive_activations', 'average_cosine', 'InterSim', 'IntraSim']
 
 # %% ../nbs/01_anisotropy.ipynb #d94320f1
@@ -410,17 +410,26 @@ def lidar(
     p = p[p > 0]
     entropy = float(-(p * np.log(p)).sum())
     if rule.value == "rank": return math.exp(entropy)
-    return entropy / entropy_scale(normalization, Z.shape[0], Z.shape[2])
+    return normalized_entropy(entropy, normalization, Z.shape[0], Z.shape[2])
 
 # %% ../nbs/01_anisotropy.ipynb #55d809f5
-def entropy_scale(normalization:str, n:int, d:int) -> float:
-    "What Skean et al.'s `entropy_normalization` divides an entropy of n samples in d dimensions by (raw: 1)."
-    logs = dict(raw=1.0, maxEntropy=min(math.log(n), math.log(d)), logN=math.log(n), logD=math.log(d),
-                logNlogD=math.log(n) * math.log(d))
-    if normalization not in logs: raise ValueError(f"normalization must be one of {ENTROPY_NORMALIZATIONS}; got {normalization!r}")
-    if logs[normalization] <= 0:
-        raise ValueError(f"normalization={normalization!r} divides by {logs[normalization]:g} for n={n}, d={d}: log 1 = 0 leaves it undefined")
-    return logs[normalization]
+def normalized_entropy(
+    entropy:float,          # nats
+    normalization:str,      # one of ENTROPY_NORMALIZATIONS
+    n:int,                  # points: Skean et al.'s N (a prompt's tokens, a dataset's prompts, LiDAR's samples)
+    d:int,                  # dimensions: their D
+) -> float:
+    "`entropy` divided as Skean et al.'s `entropy_normalization` (OFSkean/information_flow, experiments/utils/misc/metric_utils.py) names it: raw, maxEntropy (by min(log N, log D)), logN, logD, logNlogD (by log N log D)."
+    if normalization not in ENTROPY_NORMALIZATIONS:
+        raise ValueError(f"normalization must be one of {ENTROPY_NORMALIZATIONS}; got {normalization!r}")
+    if normalization == "raw": return entropy
+    n, d = integer(n, "n", minimum=1), integer(d, "d", minimum=1)
+    by, divisor = dict(maxEntropy=("min(log N, log D)", min(math.log(n), math.log(d))), logN=("log N", math.log(n)),
+                       logD=("log D", math.log(d)), logNlogD=("log N x log D", math.log(n) * math.log(d)))[normalization]
+    if divisor == 0:
+        raise ValueError(f"normalization {normalization!r} divides by {by}, which is 0 for N = {n} points in D = {d} "
+                         "dimensions (log 1 = 0); use normalization='raw', or more than one point and dimension")
+    return entropy / divisor
 
 # %% ../nbs/01_anisotropy.ipynb #79df70e8
 def _middle(values:torch.Tensor) -> torch.Tensor:

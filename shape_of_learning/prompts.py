@@ -15,6 +15,7 @@ import pandas as pd
 import torch
 import scipy.stats
 from .knn import as_points, measured, resolution_of, batched_knn
+from .anisotropy import ENTROPY_NORMALIZATIONS, normalized_entropy
 from .intrinsic_dim import distinct_knn, gride_fit, neighbour_ratios, tie_tolerance
 from .engine import batched_tolerance
 from contextlib import contextmanager
@@ -22,14 +23,14 @@ from .models import model_kind
 from .hidden import layer_states, layer_names, layer_list, layer_indices
 from .profile import cached_windows, special_affixes, model_positions, window_inputs
 from .data import Windows, checked_documents
-from .checks import integer, number, spec_with, spec_key
+from .checks import integer, number, flag, spec_with, spec_key
 
 # %% auto #0
-__all__ = ['REPEATS', 'FIRST', 'DRAWS', 'BATCHED', 'SUMMARY_KEYS', 'turning_angles', 'curvature', 'prompt_entropy',
-           'prompt_gride', 'PromptSpec', 'prompt_spec', 'document_windows', 'prompt_inputs', 'window_loss',
-           'decoder_logits', 'window_rows', 'one_thread', 'use_batched', 'prompt_profile', 'batched_turning_angles',
-           'batched_gram_eigenvalues', 'batched_window_rows', 'prompt_summary', 'average_ranks', 'pearson', 'spearman',
-           'id_loss_correlation']
+__all__ = ['REPEATS', 'ENTROPY_CONVENTIONS', 'FIRST', 'DRAWS', 'BATCHED', 'SUMMARY_KEYS', 'turning_angles', 'curvature',
+           'prompt_entropy', 'dataset_entropy', 'prompt_gride', 'PromptSpec', 'prompt_spec', 'document_windows',
+           'prompt_inputs', 'window_loss', 'decoder_logits', 'window_rows', 'one_thread', 'use_batched',
+           'prompt_profile', 'batched_turning_angles', 'batched_gram_eigenvalues', 'batched_window_rows',
+           'prompt_summary', 'average_ranks', 'pearson', 'spearman', 'id_loss_correlation']
 
 # %% ../nbs/06b_prompts.ipynb #66cd5804
 REPEATS = ("skip", "raise")
@@ -70,31 +71,113 @@ def curvature(points, repeats:str="skip") -> float:
     "Mean turning angle (radians) of the trajectory through `points` in order (rows): Hénaff et al.'s curvature, as Skean et al. measure prompts."
     return float(turning_angles(points, repeats)[0].mean())
 
+# %% ../nbs/06b_prompts.ipynb #83822197
+ENTROPY_CONVENTIONS = ("project", "skean")      # whose prompt entropy: this project's, or Skean et al.'s code
+
+def _entropy_options(center, convention:str, normalization:str, name:str="convention") -> bool:
+    "Check a prompt entropy's options and return `center` as the convention applies it (None: the convention's own, project False, skean True)."
+    if convention not in ENTROPY_CONVENTIONS: raise ValueError(f"{name} must be one of {ENTROPY_CONVENTIONS}; got {convention!r}")
+    if normalization not in ENTROPY_NORMALIZATIONS: raise ValueError(f"normalization must be one of {ENTROPY_NORMALIZATIONS}; got {normalization!r}")
+    center = flag(center, "center", none=True)                     # None: the convention's own
+    if convention == "project": return bool(center)
+    if center is not None and not center:
+        raise ValueError(f"center=False with {name}='skean': Skean et al.'s rule always centres each prompt (their `normalize` "
+                         f"subtracts its mean); leave center=None, or use {name}='project' for an uncentred entropy")
+    return True
+
 # %% ../nbs/06b_prompts.ipynb #63a8aca7
-def _gram_entropy(lam:torch.Tensor, alpha:float) -> float:
-    "The Rényi entropy (nats) of order `alpha` of a Gram matrix from its eigenvalues `lam` (1-D float64): those below its size x eps x the largest are zero, the rest normalized to sum 1."
-    lam = lam[lam > len(lam) * torch.finfo(lam.dtype).eps * lam.max()]   # below the rounding of the largest: zero
+def _gram_entropy(lam:torch.Tensor, alpha:float, convention:str="project") -> float:
+    "The Rényi entropy (nats) of order `alpha` from a Gram matrix's eigenvalues `lam` (1-D float64) normalized to sum 1: under project those below its size x eps x the largest are zero; under skean every positive one counts (repitl's rule)."
+    if convention == "skean": lam = lam[lam > 0]
+    else: lam = lam[lam > len(lam) * torch.finfo(lam.dtype).eps * lam.max()]   # below the rounding of the largest: zero
     lam = lam / lam.sum()
     if alpha == 1: return float(-(lam * torch.log(lam)).sum())
     return float(torch.log((lam ** alpha).sum()) / (1 - alpha))
 
+# %% ../nbs/06b_prompts.ipynb #c2f6eed9
+def _off_mean(X:torch.Tensor, rtol:float) -> tuple:
+    "The rows of X (..., n, d) float64, scaled by its largest entry, centred on their mean; their norms; and which equal the mean within `rtol` x the larger of the row's and the mean's norm."
+    top = X.abs().amax((-2, -1), keepdim=True)
+    X = X / torch.where(top > 0, top, 1.0)                          # scale out: no overflow or underflow in the norms
+    mean = X.mean(-2, keepdim=True)
+    C = X - mean
+    length = torch.linalg.vector_norm(C, dim=-1)
+    return C, length, length <= rtol * torch.maximum(torch.linalg.vector_norm(X, dim=-1), torch.linalg.vector_norm(mean, dim=-1))
+
+# %% ../nbs/06b_prompts.ipynb #8645763d
+def _skean_rows(X:torch.Tensor, name:str="points") -> torch.Tensor:
+    "Skean et al.'s `normalize` (OFSkean/information_flow, experiments/utils/misc/model_dataloader_utils.py) in float64: the rows of X (checked points) centred on their mean, each scaled to unit L2 norm; a row at the mean is an error naming it."
+    if len(X) < 2:
+        raise ValueError(f"{name} has 1 point: Skean et al.'s rule centres it to the zero vector, which has no direction (their "
+                         "normalize divides it by 0), and maxEntropy would divide by log 1 = 0; it needs at least 2 points")
+    rtol = resolution_of(X)
+    C, length, at_mean = _off_mean(X.double(), rtol)
+    if at_mean.any():
+        rows = at_mean.nonzero().flatten().tolist()
+        every = " (every point is the same)" if len(rows) == len(X) else ""
+        raise ValueError(f"{name} has {len(rows)} rows equal to their mean within the storage resolution {rtol:.3g} (first: "
+                         f"{rows[:5]}){every}: Skean et al.'s rule scales each centred row to unit length, and such a row has no "
+                         "direction (their normalize divides it by 0: NaN); drop those rows, or use convention='project'")
+    return C / length[:, None]
+
+# %% ../nbs/06b_prompts.ipynb #787a4b8f
+def _clamped_gram(U:torch.Tensor) -> torch.Tensor:
+    "Skean et al.'s matrix of the rows U (..., N, D) (OFSkean/information_flow, experiments/utils/misc/metric_utils.py, `compute_entropy`): UᵀU (D x D) when N > D, else UUᵀ (N x N), its negative entries set to 0."
+    return torch.clamp(U.mT @ U if U.shape[-2] > U.shape[-1] else U @ U.mT, min=0)
+
 # %% ../nbs/06b_prompts.ipynb #e5f7291b
 def prompt_entropy(
-    points,                 # (n, d) one prompt's token vectors
-    alpha:float=1.0,        # Rényi order (> 0; 1: von Neumann)
-    center:bool=False,      # subtract the prompt's mean vector first (Skean et al. do not)
+    points,                  # (n, d) one prompt's token vectors
+    alpha:float=1.0,         # Rényi order (> 0; 1: von Neumann)
+    center:bool=None,        # subtract the prompt's mean first; None: the convention's own (project: no; skean: always)
+    convention:str="project",# "project": this project's rule (the Gram matrix of the vectors as they are); "skean": Skean et al.'s code
+    normalization:str="raw", # "raw" (nats), or Skean et al.'s division: "maxEntropy", "logN", "logD", "logNlogD" (`normalized_entropy`)
 ) -> float:
-    "Matrix-based Rényi entropy (nats) of the normalized Gram matrix A = K / tr K, K = X Xᵀ, of one prompt's token vectors."
+    "Matrix-based Rényi entropy of one prompt's token vectors: this project's (of K / tr K, K = X Xᵀ) or Skean et al.'s (centred unit rows, the smaller side clamped at 0), divided as `normalization` says."
     alpha = number(alpha, "alpha (the Rényi order)", minimum=0, strict=True)
-    X = as_points(points, min_points=1, name="points").double()
-    if center: X = X - X.mean(0)
+    center = _entropy_options(center, convention, normalization)
+    X = as_points(points, min_points=1, name="points")
+    n, d = X.shape
+    if convention == "skean":
+        lam = torch.linalg.eigvalsh(_clamped_gram(_skean_rows(X)))  # centred unit rows, the smaller side clamped at 0
+        return normalized_entropy(_gram_entropy(lam, alpha, "skean"), normalization, n, d)
+    rtol = resolution_of(X)
+    X = X.double()
+    if center:
+        every = bool(_off_mean(X, rtol)[2].all())                  # the points equal their mean: centring leaves rounding
+        X = X - X.mean(0)
     top = float(X.abs().max())
-    if top == 0:
-        raise ValueError("points are all zero" + (" after centering (every point is the same)" if center else "") +
-                         ": the Gram matrix has trace 0 and no entropy")
+    if top == 0 or center and every:
+        raise ValueError("points are all zero" + (f" after centering (every point is the same, within the storage resolution "
+                         f"{rtol:.3g})" if center else "") + ": the Gram matrix has trace 0 and no entropy")
     X = X / top
     K = X @ X.T if len(X) <= X.shape[1] else X.T @ X                # the same nonzero eigenvalues; the smaller matrix
-    return _gram_entropy(torch.linalg.eigvalsh(K), alpha)
+    return normalized_entropy(_gram_entropy(torch.linalg.eigvalsh(K), alpha), normalization, n, d)
+
+# %% ../nbs/06b_prompts.ipynb #1aa73dc9
+def dataset_entropy(
+    prompts,                 # the prompts' token vectors: a list of (n_i, d) arrays (any lengths), or a (W, n, d) stack
+    alpha:float=1.0,         # Rényi order (> 0; 1: von Neumann)
+    center:bool=None,        # project: centre the prompts' mean vectors first (None: no); skean: None or True (its rule)
+    convention:str="project",# "project": each prompt's mean token vector; "skean": the mean of its centred unit rows (Skean et al.)
+    normalization:str="raw", # as `prompt_entropy`, with N the number of prompts
+) -> float:
+    "Skean et al.'s dataset entropy: the matrix entropy over the prompts of one vector each, the mean of its token vectors (under skean, of its centred unit rows)."
+    alpha = number(alpha, "alpha (the Rényi order)", minimum=0, strict=True)
+    center = _entropy_options(center, convention, normalization)
+    if getattr(prompts, "ndim", 3) != 3 or isinstance(prompts, (str, bytes)) or len(prompts) == 0:
+        raise ValueError(f"prompts must be a non-empty list of (n_i, d) arrays or a (W, n, d) stack; got {type(prompts).__name__} "
+                         f"of shape {tuple(getattr(prompts, 'shape', (len(prompts),)))}")
+    clouds = [as_points(p, min_points=1, name=f"prompts[{i}]") for i, p in enumerate(prompts)]
+    dims = sorted({c.shape[1] for c in clouds})
+    if len(dims) > 1: raise ValueError(f"prompts have token vectors of {len(dims)} different dimensions ({dims[:5]}); they must share one")
+    if convention == "project": return prompt_entropy(torch.stack([c.double().mean(0) for c in clouds]), alpha, center, "project", normalization)
+    means = torch.stack([_skean_rows(c, f"prompts[{i}]").mean(0) for i, c in enumerate(clouds)])
+    rtol = max(resolution_of(c) for c in clouds)
+    if bool((torch.linalg.vector_norm(means, dim=1) <= rtol).all()):
+        raise ValueError(f"every prompt's mean unit row is 0 within the storage resolution {rtol:.3g} (as for prompts of 2 tokens, "
+                         "whose centred rows are opposite): the dataset entropy would measure rounding")
+    return normalized_entropy(_gram_entropy(torch.linalg.eigvalsh(_clamped_gram(means)), alpha, "skean"), normalization, *means.shape)
 
 # %% ../nbs/06b_prompts.ipynb #2af2753c
 def _gride_ranks(
@@ -144,7 +227,9 @@ class PromptSpec:
     layers: tuple = None           # layer indices to measure (None or empty: all; negative ones count from the end)
     range_max: int = 64            # GRIDE's largest neighbour rank (doubling ranks 2, 4, ..., range_max)
     alpha: float = 1.0             # the Rényi order of the prompt entropy
-    center: bool = False           # centre each prompt's vectors before its entropy (Skean et al. do not)
+    center: bool = None            # centre each prompt's vectors before its entropy (None: the convention's own; project no, skean yes)
+    entropy_convention: str = "project"   # whose prompt entropy: "project" (this project's) or "skean" (Skean et al.'s code)
+    normalization: str = "raw"     # the entropy's division: "raw" (nats), or Skean et al.'s maxEntropy, logN, logD, logNlogD
     shuffle: bool = False          # the control: each window's token ids shuffled (seeded) before the forward pass
     first: str = "drop"            # drop or keep the first input position (massive activations) from every cloud
     draw: str = "stream"           # "stream": windows of the source's token stream; "documents": each document's first tokens
@@ -159,8 +244,8 @@ class PromptSpec:
         set_("forward_batch", integer(self.forward_batch, "forward_batch", minimum=1))
         set_("seed", integer(self.seed, "seed", minimum=0))
         set_("alpha", number(self.alpha, "alpha (the Rényi order)", minimum=0, strict=True))
-        for k in ("center", "shuffle"):
-            if not isinstance(getattr(self, k), (bool, np.bool_)): raise TypeError(f"{k} must be True or False; got {getattr(self, k)!r}")
+        _entropy_options(self.center, self.entropy_convention, self.normalization, "entropy_convention")
+        set_("shuffle", flag(self.shuffle, "shuffle"))
         if self.first not in FIRST: raise ValueError(f"first must be one of {FIRST}; got {self.first!r}")
         if self.draw not in DRAWS: raise ValueError(f"draw must be one of {DRAWS}; got {self.draw!r}")
         if self.layers is not None: set_("layers", layer_list(self.layers) or None)
@@ -237,7 +322,8 @@ def _metric_rows(gride:pd.DataFrame, entropy:float, angles:np.ndarray, skipped:i
 # %% ../nbs/06b_prompts.ipynb #6305180b
 def window_rows(points, spec:PromptSpec) -> list:
     "The metric rows of one window at one layer: GRIDE at each rank, the prompt entropy and the curvature."
-    return _metric_rows(prompt_gride(points, spec.range_max), prompt_entropy(points, spec.alpha, spec.center),
+    return _metric_rows(prompt_gride(points, spec.range_max),
+                        prompt_entropy(points, spec.alpha, spec.center, spec.entropy_convention, spec.normalization),
                         *turning_angles(points), len(points))
 
 # %% ../nbs/06b_prompts.ipynb #fc1f3e7f
@@ -303,7 +389,8 @@ def prompt_profile(
     for c in ("n1", "n2"): table[c] = table[c].astype("Int64")         # NA on the entropy and curvature rows
     meta = dict(model=model_name or getattr(model.config, "name_or_path", "") or type(model).__name__, kind=kind,
                 source=getattr(source, "name", "texts"), draw=spec.draw, shuffle=spec.shuffle, window=spec.window, n_windows=spec.n_windows,
-                first=spec.first, alpha=spec.alpha, center=spec.center, range_max=spec.range_max, seed=spec.seed)
+                first=spec.first, alpha=spec.alpha, center=_entropy_options(spec.center, spec.entropy_convention, spec.normalization),
+                entropy_convention=spec.entropy_convention, normalization=spec.normalization, range_max=spec.range_max, seed=spec.seed)
     for column, value in reversed(meta.items()): table.insert(0, column, value)
     return table.sort_values(["layer", "window_index"], kind="stable").reset_index(drop=True)
 
@@ -323,11 +410,19 @@ def batched_turning_angles(X:torch.Tensor) -> tuple:
     return 2 * torch.atan2(torch.linalg.vector_norm(a - b, dim=2), torch.linalg.vector_norm(a + b, dim=2)), zero.sum(1)
 
 # %% ../nbs/06b_prompts.ipynb #acabf9ae
-def batched_gram_eigenvalues(X:torch.Tensor, center:bool=False) -> tuple:
-    "Eigenvalues (float64, ascending, on X's device) of the Gram matrix of every cloud of X (W, n, d) as `prompt_entropy` forms it, in one batched `eigvalsh`; and each cloud's largest |entry| (0: the cloud has no entropy)."
+def batched_gram_eigenvalues(X:torch.Tensor, center:bool=None, convention:str="project") -> tuple:
+    "Eigenvalues (float64, ascending, on X's device) of the matrix of every cloud of X (W, n, d) as `prompt_entropy` forms it under `convention`, in one batched `eigvalsh`; and each cloud's largest |entry| (0: `prompt_entropy` refuses that cloud)."
+    center = _entropy_options(center, convention, "raw")
+    if convention == "skean":
+        C, length, at_mean = _off_mean(X.double(), resolution_of(X[0]))
+        lam = torch.linalg.eigvalsh(_clamped_gram(C / torch.where(length > 0, length, 1.0)[..., None]))
+        return lam, torch.where(at_mean.any(1), 0.0, X.double().abs().amax((1, 2)))
     Xd = X.double()
-    if center: Xd = Xd - Xd.mean(1, keepdim=True)
+    if center:
+        every = _off_mean(Xd, resolution_of(X[0]))[2].all(1)      # every point at the mean: centring leaves rounding
+        Xd = Xd - Xd.mean(1, keepdim=True)
     top = Xd.abs().amax((1, 2))
+    if center: top = torch.where(every, 0.0, top)
     Xd = Xd / torch.where(top > 0, top, 1.0)[:, None, None]
     K = Xd @ Xd.mT if X.shape[1] <= X.shape[2] else Xd.mT @ Xd      # the same nonzero eigenvalues; the smaller matrix
     return torch.linalg.eigvalsh(K), top
@@ -335,7 +430,7 @@ def batched_gram_eigenvalues(X:torch.Tensor, center:bool=False) -> tuple:
 # %% ../nbs/06b_prompts.ipynb #fa9f8ce1
 def batched_window_rows(
     X:torch.Tensor,         # (W, n, d) float32: the clouds of one forward batch at one layer, on the model's device
-    spec:PromptSpec,        # range_max, alpha and center are read
+    spec:PromptSpec,        # range_max and the entropy's options are read
 ) -> tuple:
     "The metric rows (`window_rows`) of every cloud of X, measured together on X's device, one transfer to the host; and {metric: the clouds a per-cloud function measured}."
     W, n, d = X.shape
@@ -343,7 +438,7 @@ def batched_window_rows(
         return [window_rows(points, spec) for points in X.cpu()], dict(gride=list(range(W)), entropy=list(range(W)), curvature=list(range(W)))
     fell = dict(gride=[], entropy=[], curvature=[])
     with one_thread(X.device):
-        lam, top = batched_gram_eigenvalues(X, spec.center)
+        lam, top = batched_gram_eigenvalues(X, spec.center, spec.entropy_convention)
         angles, zero = batched_turning_angles(X)
         kmax = 2 ** int(math.log2(min(spec.range_max, n - 1)))
         dist, _, done = batched_knn(X, kmax)                          # host (W, n, kmax) float64 and (W,) bool
@@ -357,9 +452,9 @@ def batched_window_rows(
             else:
                 g = prompt_gride(X[w].cpu(), spec.range_max)
                 fell["gride"].append(w)
-            if top[w] > 0: entropy = _gram_entropy(lam[w], spec.alpha)
+            if top[w] > 0: entropy = normalized_entropy(_gram_entropy(lam[w], spec.alpha, spec.entropy_convention), spec.normalization, n, d)
             else:
-                entropy = prompt_entropy(X[w].cpu(), spec.alpha, spec.center)
+                entropy = prompt_entropy(X[w].cpu(), spec.alpha, spec.center, spec.entropy_convention, spec.normalization)
                 fell["entropy"].append(w)
             if zero[w] == 0: angles_w, skipped = angles[w], 0
             else:
@@ -369,10 +464,10 @@ def batched_window_rows(
     return out, fell
 
 # %% ../nbs/06b_prompts.ipynb #6b1dea66
-SUMMARY_KEYS = ("model", "source", "shuffle", "layer", "layer_name", "metric", "n1", "n2")
+SUMMARY_KEYS = ("model", "source", "shuffle", "layer", "layer_name", "metric", "n1", "n2", "entropy_convention", "normalization")
 
 def prompt_summary(rows:pd.DataFrame) -> pd.DataFrame:
-    "Per layer and metric (each GRIDE rank its own), over the windows: mean, sd (ddof=1) and n."
+    "Per layer and metric (each GRIDE rank, entropy convention and normalization its own), over the windows: mean, sd (ddof=1) and n."
     keys = [k for k in SUMMARY_KEYS if k in rows]
     g = rows.groupby(keys, dropna=False, sort=True).value
     return g.agg(mean="mean", sd="std", n="count").reset_index()
