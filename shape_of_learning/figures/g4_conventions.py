@@ -1,4 +1,4 @@
-"""TwoNN under scikit-dimension's and LLM-Microscope's rules, RankMe under reptrix's and α-ReQ under google-research's, beside the project's defaults, on every layer of the offline models: one forward pass per model, one neighbour search and one Gram matrix per batch shared by every convention.
+"""TwoNN under scikit-dimension's and LLM-Microscope's rules, RankMe under reptrix's and α-ReQ under google-research's and reptrix's, beside the project's defaults, on every layer of the three offline models: one forward pass per model, one neighbour search and one Gram matrix per batch shared by every convention.
 
 Docs: https://shape-of-learning.github.io/shape_of_learning/figures/g4_conventions.html.md"""
 
@@ -12,13 +12,12 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import scipy.stats
-from ..anisotropy import rankme, alpha_req
 from ..checks import integer
 from ..data import text_source
 from ..engine import layer_batch_values
 from ..hidden import layer_names
 from ..intrinsic_dim import twonn, batch_indices
-from ..models import load_model, QUICK_MODELS, QUICK_ABOUT
+from ..models import load_model, QUICK_MODELS, QUICK_ABOUT, OFFLINE_MODELS, OFFLINE_ABOUT
 from ..profile import METRICS, Metric, ProfileSpec, layer_vectors
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, PALETTE
@@ -40,27 +39,28 @@ class PeerRule:
     default: bool = False   # the project's default
 
 # %% ../../nbs/figures/g4_conventions.ipynb #b6c89c41
-def _peer(metric:str, convention:str, fn, words:str, **needs) -> PeerRule:
-    "A peer's rule: the metric's function with `convention`, sharing the default's neighbours (k) or moments."
-    return PeerRule(metric=metric, convention=convention, measure=Metric(f"{metric}_{convention}", fn, "batch", dict(convention=convention),
-                    **needs), words=words)
+def _peer(name:str, words:str) -> PeerRule:
+    "A peer's rule: the registry's variant `name` (`profile.METRICS`), which shares its default's neighbours or moments."
+    measure = METRICS[name]
+    return PeerRule(metric=measure.variant_of, convention=measure.params["convention"], measure=measure, words=words)
 
 RULES = (
     PeerRule(metric="twonn", convention="facco", measure=METRICS["twonn"], words="Facco et al. (default)", default=True),
-    _peer("twonn", "skdim", twonn, "scikit-dimension (the same numbers)", k=2),
-    _peer("twonn", "microscope", twonn, "LLM-Microscope", k=2),
+    _peer("twonn_skdim", "scikit-dimension (the same numbers)"),
+    _peer("twonn_microscope", "LLM-Microscope"),
     PeerRule(metric="rankme", convention="garrido", measure=METRICS["rankme"], words="Garrido et al. (default)", default=True),
-    _peer("rankme", "reptrix", rankme, "reptrix", moments=True),
+    _peer("rankme_reptrix", "reptrix"),
     PeerRule(metric="alpha_req", convention="agrawal", measure=METRICS["alpha_req"], words="Agrawal et al. (default)", default=True),
-    _peer("alpha_req", "google", alpha_req, "google-research", moments=True))
+    _peer("alpha_req_google", "google-research"),
+    _peer("alpha_req_reptrix", "reptrix"))
 RULE_METRICS = tuple(dict.fromkeys(r.metric for r in RULES))          # twonn, rankme, alpha_req
-CONVENTIONS_VERSION = 1
+CONVENTIONS_VERSION = 2                                               # 2: reptrix's alpha-ReQ, Gemma-3 offline
 
 # %% ../../nbs/figures/g4_conventions.ipynb #e4c0a00a
 @dataclass(frozen=True)
 class ConventionsConfig(TaskConfig):
     "Every metric of RULES under each of its conventions, per layer: one forward pass per model, one neighbour search and one Gram matrix per batch shared by the conventions."
-    models: tuple = QUICK_MODELS     # (label, name, window)
+    models: tuple = OFFLINE_MODELS   # (label, name, window)
     source: str = "wiki"             # a `data.text_source` name
     n_tokens: int = 4096             # vectors per layer
     batch_size: int = 4096           # vectors per batch (n_tokens / batch_size shuffled batches, averaged)
@@ -75,8 +75,8 @@ class ConventionsConfig(TaskConfig):
                 raise ValueError(f"ConventionsConfig.models holds (label, model name, window > 1) entries, e.g. {QUICK_MODELS[0]}; got {entry!r}")
 
 CONVENTIONS_CONFIGS = {
-    "offline": ConventionsConfig("offline", QUICK_ABOUT),
-    "quick": ConventionsConfig("quick", QUICK_ABOUT, n_tokens=512, batch_size=512)}
+    "offline": ConventionsConfig("offline", OFFLINE_ABOUT),
+    "quick": ConventionsConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=512, batch_size=512)}
 
 # %% ../../nbs/figures/g4_conventions.ipynb #83f1708d
 def conventions_spec(cfg:ConventionsConfig, window:int) -> ProfileSpec:
