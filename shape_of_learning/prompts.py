@@ -15,7 +15,7 @@ import pandas as pd
 import torch
 import scipy.stats
 from .knn import as_points, measured, resolution_of, batched_knn
-from .anisotropy import ENTROPY_NORMALIZATIONS, normalized_entropy
+from .anisotropy import ENTROPY_NORMALIZATIONS, normalized_entropy, LIDAR_CONVENTIONS, lidar
 from .intrinsic_dim import distinct_knn, gride_fit, neighbour_ratios, tie_tolerance
 from .engine import batched_tolerance
 from contextlib import contextmanager
@@ -26,11 +26,12 @@ from .data import Windows, checked_documents
 from .checks import integer, number, flag, spec_with, spec_key
 
 # %% auto #0
-__all__ = ['REPEATS', 'ENTROPY_CONVENTIONS', 'FIRST', 'DRAWS', 'BATCHED', 'SUMMARY_KEYS', 'turning_angles', 'curvature',
-           'prompt_entropy', 'dataset_entropy', 'prompt_gride', 'PromptSpec', 'prompt_spec', 'document_windows',
-           'prompt_inputs', 'window_loss', 'decoder_logits', 'window_rows', 'one_thread', 'use_batched',
-           'prompt_profile', 'batched_turning_angles', 'batched_gram_eigenvalues', 'batched_window_rows',
-           'prompt_summary', 'average_ranks', 'pearson', 'spearman', 'id_loss_correlation']
+__all__ = ['REPEATS', 'ENTROPY_CONVENTIONS', 'FIRST', 'DRAWS', 'BATCHED', 'SUMMARY_KEYS', 'AUGMENTATIONS', 'POOLS',
+           'turning_angles', 'curvature', 'prompt_entropy', 'dataset_entropy', 'prompt_gride', 'PromptSpec',
+           'prompt_spec', 'document_windows', 'prompt_inputs', 'window_loss', 'decoder_logits', 'window_rows',
+           'one_thread', 'use_batched', 'prompt_profile', 'batched_turning_angles', 'batched_gram_eigenvalues',
+           'batched_window_rows', 'prompt_summary', 'average_ranks', 'pearson', 'spearman', 'id_loss_correlation',
+           'ViewSpec', 'view_tokens', 'prompt_lidar']
 
 # %% ../nbs/06b_prompts.ipynb #66cd5804
 REPEATS = ("skip", "raise")
@@ -521,3 +522,109 @@ def id_loss_correlation(rows:pd.DataFrame, n1:int=None) -> pd.DataFrame:
         out.append(dict(zip(keys, key), n1=n1, n2=2 * n1, n_windows=len(part), pearson=r, pearson_p=pr, spearman=rho,
                         spearman_p=prho))
     return pd.DataFrame(out)
+
+# %% ../nbs/06b_prompts.ipynb #43bf9739
+AUGMENTATIONS = ("crop", "shuffle")
+POOLS = ("skean", "mean")
+
+@dataclass(frozen=True)
+class ViewSpec:
+    "How a prompt LiDAR draws its prompts and their views, and what it measures: every rule recorded in the rows."
+    n_prompts: int = 32            # N: prompts (LiDAR's samples), windows of the source's token stream
+    window: int = 64               # content tokens per prompt
+    views: int = 4                 # K: views of each prompt
+    augmentation: str = "crop"     # "crop": contiguous crops of ceil(crop x window) tokens; "shuffle": permutations of its tokens
+    crop: float = 0.75             # a crop's share of the prompt (crop only)
+    pool: str = "skean"            # a view's vector: "skean", the mean of its centred unit token rows; "mean", its mean token vector
+    normalization: str = "maxEntropy"   # Skean et al.'s normalisation of their LiDAR entropy (`anisotropy.ENTROPY_NORMALIZATIONS`)
+    first: str = "drop"            # drop or keep the first input position of every view (a BOS, else its first token: massive activations)
+    layers: tuple = None           # layer indices (None or empty: all)
+    seed: int = 0                  # the window draw and the views
+    forward_batch: int = 8         # view rows per forward pass
+
+    def __post_init__(self):
+        set_ = lambda k, v: object.__setattr__(self, k, v)
+        set_("n_prompts", integer(self.n_prompts, "n_prompts", minimum=2))
+        set_("window", integer(self.window, "window (content tokens per prompt)", minimum=4))
+        set_("views", integer(self.views, "views (per prompt)", minimum=2))
+        set_("seed", integer(self.seed, "seed", minimum=0))
+        set_("forward_batch", integer(self.forward_batch, "forward_batch", minimum=1))
+        set_("crop", number(self.crop, "crop (a crop's share of the prompt)", minimum=0, maximum=1, strict=True))
+        for name, value, choices in (("augmentation", self.augmentation, AUGMENTATIONS), ("pool", self.pool, POOLS),
+                                     ("normalization", self.normalization, ENTROPY_NORMALIZATIONS), ("first", self.first, FIRST)):
+            if value not in choices: raise ValueError(f"{name} must be one of {choices}; got {value!r}")
+        if self.augmentation == "crop" and math.ceil(self.crop * self.window) < 2:
+            raise ValueError(f"crop={self.crop} of window={self.window} leaves {math.ceil(self.crop * self.window)} token(s); a view needs 2")
+        if self.layers is not None: set_("layers", layer_list(self.layers) or None)
+
+    def key(self) -> dict:
+        "Every field, JSON-able."
+        return spec_key(self)
+
+# %% ../nbs/06b_prompts.ipynb #42892856
+def view_tokens(content:torch.Tensor, spec:ViewSpec) -> torch.Tensor:
+    "The K views (N, K, m) of each prompt's content tokens (N, n): `spec.views` crops of ceil(crop x n) tokens, or permutations, from one seeded generator."
+    N, n = content.shape
+    rng = np.random.default_rng(spec.seed)
+    if spec.augmentation == "shuffle":
+        order = np.stack([np.stack([rng.permutation(n) for _ in range(spec.views)]) for _ in range(N)])
+    else:
+        m = math.ceil(spec.crop * n)
+        starts = n - m + 1                                               # the crops there are
+        first = np.stack([rng.choice(starts, spec.views, replace=starts < spec.views) for _ in range(N)])
+        order = first[:, :, None] + np.arange(m)
+    return content[torch.arange(N)[:, None, None], torch.from_numpy(order)]
+
+# %% ../nbs/06b_prompts.ipynb #89445e54
+def _pooled(states:torch.Tensor, pool:str) -> torch.Tensor:
+    "One vector per view from its content token vectors (B, m, d): the mean of the centred unit rows (skean), or the mean row, float64."
+    X = states.double()
+    if pool == "mean": return X.mean(1)
+    C = X - X.mean(1, keepdim=True)
+    length = torch.linalg.vector_norm(C, dim=2, keepdim=True)
+    if bool((length == 0).any()):
+        raise ValueError("a view has a token vector equal to its mean (e.g. a view of one repeated token): Skean et al.'s "
+                         "unit rows are undefined there; use pool='mean' or longer views")
+    return (C / length).mean(1)
+
+# %% ../nbs/06b_prompts.ipynb #e572dbb8
+def prompt_lidar(
+    model, tokenizer,              # from `models.load_model`
+    source,                        # one text source (the prompts are windows of its token stream)
+    spec:ViewSpec=None,            # the prompts, the views and the measure (default ViewSpec())
+    model_name:str=None,           # recorded in the rows (default: the model's name_or_path)
+    **options,                     # ViewSpec fields, e.g. n_prompts=64, augmentation="shuffle"
+) -> pd.DataFrame:
+    "LiDAR of a set of prompts at every layer, from K views of each (crops or shuffles of its tokens): one row per layer and LiDAR convention."
+    spec = spec_with(ViewSpec, spec, "view", **options)
+    if tokenizer is None: raise ValueError("prompt_lidar needs the model's tokenizer; got None")
+    names = layer_names(model.config)
+    measured = layer_indices(spec.layers, names)
+    pre, post = special_affixes(tokenizer)
+    windows = cached_windows(source, tokenizer, spec.window, spec.n_prompts, spec.seed)
+    content = windows[:, len(pre):len(pre) + spec.window]
+    views = view_tokens(content, spec)                              # (N, K, m)
+    N, K, m = views.shape
+    rows_in = torch.cat([torch.tensor(pre, dtype=views.dtype).expand(N * K, len(pre)), views.reshape(N * K, m),
+                         torch.tensor(post, dtype=views.dtype).expand(N * K, len(post))], 1)
+    keep = torch.zeros(rows_in.shape[1], dtype=torch.bool)
+    keep[len(pre):len(pre) + m] = True
+    if spec.first == "drop": keep[0] = False                       # position 0: a BOS, else the view's first token
+    device = next(model.parameters()).device
+    pooled = {layer: [] for layer in measured}
+    for start in range(0, len(rows_in), spec.forward_batch):
+        states = layer_states(model, rows_in[start:start + spec.forward_batch].to(device), layers=measured).states
+        for layer in measured: pooled[layer].append(_pooled(states[layer][:, keep.to(device)], spec.pool).cpu())
+    rows = []
+    for layer in measured:
+        Z = torch.cat(pooled[layer]).reshape(N, K, -1)
+        for convention in LIDAR_CONVENTIONS:
+            norm = spec.normalization if convention == "skean" else None
+            rows.append(dict(layer=layer, layer_name=names[layer], convention=convention, value=lidar(Z, convention, normalization=norm),
+                             normalization=norm or "raw"))
+    table = pd.DataFrame(rows)
+    meta = dict(model=model_name or getattr(model.config, "name_or_path", "") or type(model).__name__,
+                source=getattr(source, "name", "texts"), n_prompts=N, views=K, view_tokens=m, **{k: v for k, v in spec.key().items()
+                if k in ("window", "augmentation", "crop", "pool", "first", "seed")})
+    for column, value in reversed(meta.items()): table.insert(0, column, value)
+    return table

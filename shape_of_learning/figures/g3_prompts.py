@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/figures/g3_prompts.h
 
 # %% ../../nbs/figures/g3_prompts.ipynb #e72971f2
 from __future__ import annotations
-import re, time
+import math, re, time
 from dataclasses import dataclass
 from typing import ClassVar
 import numpy as np
@@ -14,24 +14,26 @@ import pandas as pd
 import scipy.stats
 from ..checks import integer
 from ..store import read_rows
-from ..data import TextSource, text_source
+from ..data import TextSource, text_source, reference_table
 from ..models import load_model
 from ..profile import special_affixes, model_positions
-from ..prompts import PromptSpec, prompt_profile, prompt_summary, id_loss_correlation
+from ..prompts import PromptSpec, prompt_spec, prompt_profile, prompt_summary, id_loss_correlation
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, PALETTE, GREY
 from ..plots import job_store, seed_job
 
 # %% auto #0
-__all__ = ['PROMPTS_VERSION', 'MIN_PROMPTS', 'PILE_PROMPTS', 'PROMPTS_CONFIGS', 'PUBLISHED', 'PROMPTS', 'CONDITIONS',
-           'PromptsConfig', 'prompts_spec', 'published_layer', 'fitted_window', 'kept_source', 'prompts_job',
-           'compute_prompts', 'gride_rows', 'prompt_peaks', 'peak_contrast', 'against_published', 'critical_r',
-           'plot_prompts', 'prompts_findings']
+__all__ = ['PROMPTS_VERSION', 'MIN_PROMPTS', 'PILE_PROMPTS', 'DOCUMENT_LISTS', 'PROMPTS_CONFIGS', 'PUBLISHED', 'PROMPTS',
+           'CONDITIONS', 'PUBLISHED_COLORS', 'PromptsConfig', 'prompts_spec', 'published_gride', 'published_layer',
+           'fitted_window', 'kept_source', 'listed_source', 'prompts_job', 'compute_prompts', 'gride_rows',
+           'prompt_peaks', 'peak_contrast', 'against_published', 'published_differences', 'critical_r', 'plot_prompts',
+           'plot_published', 'prompt_figures', 'prompts_findings']
 
 # %% ../../nbs/figures/g3_prompts.ipynb #65194b09
-PROMPTS_VERSION = 1
+PROMPTS_VERSION = 2                             # 2: the authors' own documents (`documents`), the entropy conventions in the rows
 MIN_PROMPTS = 3                                 # a correlation over prompts needs three
 PILE_PROMPTS = 2244                             # Viswanathan et al.'s Pile-10K documents of at least 1,024 tokens
+DOCUMENT_LISTS = {"viswanathan": "pile10k_prompt_indices"}   # `PromptsConfig.documents` -> the reference table of its row numbers
 
 @dataclass(frozen=True)
 class PromptsConfig(TaskConfig):
@@ -44,6 +46,7 @@ class PromptsConfig(TaskConfig):
     range_max: int = 64                # GRIDE's largest neighbour rank (ranks doubling up to it)
     seed: int = 0                      # the draw and the shuffle
     forward_batch: int = 8             # prompts per forward pass
+    documents: str = None              # None: the source's documents in order; "viswanathan": only the 2,244 Pile-10K rows they used
     positive: ClassVar[tuple] = ("n_tokens", "range_max", "forward_batch")
 
     def __post_init__(self):
@@ -53,6 +56,10 @@ class PromptsConfig(TaskConfig):
                 raise ValueError(f"PromptsConfig.models holds (label, model name, window >= 4) entries, e.g. "
                                  f"('SmolLM2-135M', 'smollm2', 64); got {entry!r}")
         for entry in self.models: prompts_spec(self, entry[2])        # the draw, first position and ranks: checked now
+        if self.documents is not None and self.documents not in DOCUMENT_LISTS:
+            raise ValueError(f"PromptsConfig.documents must be None or one of {tuple(DOCUMENT_LISTS)}; got {self.documents!r}")
+        if self.documents is not None and self.draw != "documents":
+            raise ValueError(f"PromptsConfig.documents={self.documents!r} lists documents; it needs draw='documents', got {self.draw!r}")
 
     def n_prompts(self, window:int) -> int:
         "Prompts per model and condition at `window` tokens: n_tokens // window, at least MIN_PROMPTS."
@@ -73,14 +80,21 @@ PROMPTS_CONFIGS = {
     "paper": PromptsConfig("paper", "Pythia-160M-deduped and GPT-2 (Hub), 2,244 Pile-10K prompts of 1,024 tokens", device="cuda",
                            dtype="float32", models=(("Pythia-160M-deduped", "EleutherAI/pythia-160m-deduped", 1024),
                                                     ("GPT-2", "openai-community/gpt2", 1024)),
-                           source="hf:NeelNanda/pile-10k", n_tokens=PILE_PROMPTS * 1024, draw="documents", first="keep")}
+                           source="hf:NeelNanda/pile-10k", n_tokens=PILE_PROMPTS * 1024, draw="documents", first="keep",
+                           documents="viswanathan")}
 
 # %% ../../nbs/figures/g3_prompts.ipynb #b74a15b2
-PUBLISHED = {   # Viswanathan et al. 2025, github.com/karthikviswanathn/prompt_intrinsic_dimension, results/Pile-Structured/<model>/gride.npy:
-                # GRIDE at the finest scale (n1 = 1, n2 = 2), mean over the 2,244 prompts; entries 0-based, hidden states 1..12
-    "EleutherAI/pythia-160m-deduped": dict(entries=12, peak_entry=7, peak=7.83),
-    "openai-community/gpt2": dict(entries=12, peak_entry=8, peak=7.26),          # results/Pile-Structured/gpt2 (the Hub's `gpt2`)
-}
+def published_gride():
+    "Viswanathan et al.'s published table (`data.reference_table('prompt_gride_published')`): per model, entry (0-based) and scale, the mean, sd and median GRIDE of their 2,244 prompts."
+    return reference_table("prompt_gride_published")
+
+def _published_peaks() -> dict:
+    "{model id: entries, the finest scale's peak entry and value}, from the published table."
+    finest = published_gride().query("n1 == 1")
+    return {model_id: dict(entries=int(g.entry.nunique()), peak_entry=int(g.loc[g.gride_mean.idxmax(), "entry"]),
+                           peak=float(g.gride_mean.max())) for model_id, g in finest.groupby("model_id", sort=False)}
+
+PUBLISHED = _published_peaks()   # Pythia-160M-deduped: 7.83 at entry 7; GPT-2 (the Hub's `gpt2`): 7.26 at entry 8; entries 0-based
 
 def published_layer(entry:int, blocks:int) -> int:
     "This project's layer of entry `entry` (0-based) of Viswanathan et al.'s arrays for a decoder of `blocks` blocks: blocks 1..L-1, then the final norm."
@@ -102,6 +116,20 @@ def kept_source(spec:str) -> TextSource:
     documents = list(source)
     return TextSource(source.name, lambda: iter(documents), source.fingerprint)
 
+# %% ../../nbs/figures/g3_prompts.ipynb #188e54af
+def listed_source(spec:str, documents:str, tokenizer, window:int) -> tuple:
+    "(the documents of source `spec` at the row numbers of `DOCUMENT_LISTS[documents]`, in order, read once; how many have at least `window` tokens)."
+    rows = reference_table(DOCUMENT_LISTS[documents]).document_index.to_numpy()
+    source = text_source(spec)
+    texts = list(source)
+    if rows.max() >= len(texts):
+        raise ValueError(f"documents={documents!r} lists rows up to {int(rows.max())}, but source {spec!r} ({source.name}) has "
+                         f"{len(texts)} documents: it is not the dataset the list was made for")
+    kept = [texts[r] for r in rows]
+    lengths = [len(tokenizer(t.strip(), add_special_tokens=False, truncation=True, max_length=window)["input_ids"]) for t in kept]
+    listed = TextSource(f"{source.name} ({len(kept):,} listed: {documents})", lambda: iter(kept), source.fingerprint)
+    return listed, sum(length == window for length in lengths)
+
 # %% ../../nbs/figures/g3_prompts.ipynb #5786716d
 def prompts_job(cfg:PromptsConfig, entry, cache=None) -> pd.DataFrame:
     "One model's prompt rows on the text and on its shuffle (cached per configuration and model), with `model_id`, `seconds` and the dtype."
@@ -116,6 +144,14 @@ def prompts_job(cfg:PromptsConfig, entry, cache=None) -> pd.DataFrame:
         print(f"prompts: {label}: prompts of {used} tokens, not {window}: its {model_positions(model)} positions hold the "
               f"tokenizer's {sum(map(len, special_affixes(tok)))} special token(s) too", flush=True)
     source, spec = kept_source(cfg.source), prompts_spec(cfg, window, used)
+    if cfg.documents is not None:                                  # the authors' documents, those long enough for this tokenizer
+        source, long_enough = listed_source(cfg.source, cfg.documents, tok, used)
+        if long_enough < spec.n_windows:
+            print(f"prompts: {label}: {long_enough:,} of the {cfg.documents!r} documents have {used} tokens under its tokenizer; "
+                  f"{spec.n_windows - long_enough:,} left out", flush=True)
+            if long_enough < MIN_PROMPTS: raise ValueError(f"{label}: {long_enough} of the listed documents have {used} tokens; "
+                                                           f"a correlation over prompts needs {MIN_PROMPTS}")
+            spec = prompt_spec(spec, n_windows=long_enough)
     start = time.perf_counter()
     rows = pd.concat([prompt_profile(model, tok, source, spec, model_name=label, shuffle=s) for s in (False, True)], ignore_index=True)
     rows = rows.assign(model_id=name, seconds=round(time.perf_counter() - start, 2), **dtype_column(model, cfg))
@@ -131,8 +167,8 @@ def compute_prompts(cfg:PromptsConfig, progress:bool=False, cache=None) -> dict:
     if "dtype" in rows: corr["dtype"] = corr.model.map(rows.drop_duplicates("model").set_index("model").dtype)
     return {"prompts": rows, "prompts_correlation": corr}
 
-PROMPTS = register(Task("prompts", "Viswanathan et al. 2025", ("prompts", "prompts_correlation"), ("prompts",), PROMPTS_CONFIGS,
-                        compute_prompts, lambda t, cfg: {"prompts": plot_prompts(t, cfg)}, lambda t: prompts_findings(t),
+PROMPTS = register(Task("prompts", "Viswanathan et al. 2025", ("prompts", "prompts_correlation"), ("prompts", "prompts_published"),
+                        PROMPTS_CONFIGS, compute_prompts, lambda t, cfg: prompt_figures(t, cfg), lambda t: prompts_findings(t),
                         version=PROMPTS_VERSION))
 
 # %% ../../nbs/figures/g3_prompts.ipynb #e5e41178
@@ -185,24 +221,43 @@ def _blocks(names) -> int:
     return max(found, default=0)
 
 # %% ../../nbs/figures/g3_prompts.ipynb #188e79a2
-def against_published(t:dict) -> pd.DataFrame:
-    "Per model of `PUBLISHED` (by `model_id`) with their number of entries, and per entry of Viswanathan et al.'s arrays: this run's mean GRIDE at the finest rank on the text, the published value where kept, the difference, and each side's peak entry."
-    g = gride_rows(t["prompts"], 1)
+def against_published(t:dict, n1:int=None) -> pd.DataFrame:
+    "Per model of Viswanathan et al.'s table (by `model_id`) with their number of entries, per entry and scale (or the scale `n1`): this run's mean and sd over its prompts on the text, theirs, the differences, and each side's peak entry at that scale."
+    columns = ["model", "model_id", "entry", "layer", "layer_name", "n1", "n2", "ours", "ours_sd", "prompts", "published",
+               "published_sd", "published_prompts", "difference", "sd_difference", "our_peak", "published_peak"]
+    g = t["prompts"].query("metric == 'gride'")
     g = g[~g.shuffle.astype(bool)] if "model_id" in g else g.iloc[:0]
-    out = []
+    if n1 is not None: g = g[g.n1 == integer(n1, "n1", minimum=1)]
+    table, out = published_gride(), []
     for model_id, ref in PUBLISHED.items():
         part = g[g.model_id == model_id]
         if part.empty or _blocks(part.layer_name) != ref["entries"]: continue
-        means, blocks = part.groupby("layer").value.mean(), _blocks(part.layer_name)
-        ours = {e: float(means[published_layer(e, blocks)]) for e in range(ref["entries"]) if published_layer(e, blocks) in means}
-        top = max(ours, key=ours.get)
-        for e, value in ours.items():
-            known = ref["peak"] if e == ref["peak_entry"] else np.nan
-            out.append(dict(model=part.model.iloc[0], model_id=model_id, entry=e, layer=published_layer(e, blocks),
-                            layer_name=part[part.layer == published_layer(e, blocks)].layer_name.iloc[0], ours=value,
-                            published=known, difference=value - known, our_peak=e == top, published_peak=e == ref["peak_entry"]))
-    return pd.DataFrame(out, columns=["model", "model_id", "entry", "layer", "layer_name", "ours", "published", "difference",
-                                      "our_peak", "published_peak"])
+        blocks, theirs = _blocks(part.layer_name), table[table.model_id == model_id].set_index(["n1", "entry"])
+        summary = prompt_summary(part).set_index(["n1", "layer"])
+        for scale in sorted(set(summary.index.get_level_values(0)) & set(theirs.index.get_level_values(0))):
+            ours = {e: summary.loc[(scale, published_layer(e, blocks))] for e in range(ref["entries"])
+                    if (scale, published_layer(e, blocks)) in summary.index}
+            top, their_top = max(ours, key=lambda e: ours[e]["mean"]), int(theirs.loc[scale].gride_mean.idxmax())
+            for e, s in ours.items():
+                p = theirs.loc[(scale, e)]
+                out.append(dict(model=part.model.iloc[0], model_id=model_id, entry=e, layer=published_layer(e, blocks),
+                                layer_name=s.layer_name, n1=int(scale), n2=int(p.n2), ours=float(s["mean"]), ours_sd=float(s.sd),
+                                prompts=int(s.n), published=float(p.gride_mean), published_sd=float(p.gride_std),
+                                published_prompts=int(p.n_prompts), difference=float(s["mean"] - p.gride_mean),
+                                sd_difference=float(s.sd - p.gride_std), our_peak=e == top, published_peak=e == their_top))
+    return pd.DataFrame(out, columns=columns)
+
+# %% ../../nbs/figures/g3_prompts.ipynb #8357e634
+def published_differences(t:dict) -> pd.DataFrame:
+    "Per model and scale of `against_published`: mean and largest |difference| of the means over the entries (and where), mean sd difference, Pearson's r of the two profiles, each one's peak entry."
+    out = []
+    for (model, scale), g in against_published(t).groupby(["model", "n1"], sort=False):
+        gap = g.difference.abs()
+        out.append(dict(model=model, n1=int(scale), n2=int(g.n2.iloc[0]), entries=len(g), mean_abs_difference=float(gap.mean()),
+                        largest_difference=float(g.difference[gap.idxmax()]), largest_at=int(g.entry[gap.idxmax()]),
+                        mean_sd_difference=float(g.sd_difference.mean()), pearson=float(np.corrcoef(g.ours, g.published)[0, 1]),
+                        our_peak=int(g.entry[g.our_peak].iloc[0]), published_peak=int(g.entry[g.published_peak].iloc[0])))
+    return pd.DataFrame(out)
 
 # %% ../../nbs/figures/g3_prompts.ipynb #c7ca626d
 def critical_r(n:int, level:float=0.05) -> float:
@@ -236,7 +291,8 @@ def plot_prompts(t:dict, cfg, axes=None, width:str=None):
     from matplotlib.patches import Patch
     rows, corr = t["prompts"], t["prompts_correlation"]
     g = gride_rows(rows)
-    n1, summary, peaks, published = int(g.n1.iloc[0]), prompt_summary(g), prompt_peaks(t).set_index(["model", "shuffle"]), against_published(t)
+    n1, summary, peaks, published = int(g.n1.iloc[0]), prompt_summary(g), prompt_peaks(t).set_index(["model", "shuffle"]), None
+    published = against_published(t, n1)
     models = list(dict.fromkeys(rows.model))
     fig, id_axes, corr_axes = _panels(models, axes, width or ("one" if len(models) == 1 else "two"))
     for model, ax, cx in zip(models, id_axes, corr_axes):
@@ -273,6 +329,48 @@ def plot_prompts(t:dict, cfg, axes=None, width:str=None):
                f"with the prompt's next-token loss ({n} prompts of up to {w} tokens per model)", cfg.about)
     return fig
 
+# %% ../../nbs/figures/g3_prompts.ipynb #8cd08c19
+PUBLISHED_COLORS = {"EleutherAI/pythia-160m-deduped": PALETTE["blue"], "openai-community/gpt2": PALETTE["vermillion"]}
+
+@styled
+def plot_published(t:dict, cfg, axes=None):
+    "Per scale (a panel each): this run's mean GRIDE of a prompt at each of Viswanathan et al.'s entries (line, ±1 sd band) and theirs (points, ±1 sd bars), a colour per model; into one axis per scale, else a two-column figure."
+    from matplotlib.lines import Line2D
+    comparison = against_published(t)
+    if comparison.empty: raise ValueError("no model of this table has Viswanathan et al.'s depth: nothing to compare (against_published is empty)")
+    scales = sorted(comparison.n1.unique())
+    fig, axes = figure(len(scales), "two", height=2.1 * math.ceil(len(scales) / 3) + 1.3, ncols=3) if axes is None else (None, axes)
+    axes = list(getattr(axes, "flat", axes))
+    if len(axes) < len(scales): raise ValueError(f"plot_published draws {len(scales)} panels (one per scale); got {len(axes)} axes")
+    for ax, scale in zip(axes, scales):
+        part = comparison[comparison.n1 == scale]
+        for k, (model_id, g) in enumerate(part.groupby("model_id", sort=False)):
+            colour, g = PUBLISHED_COLORS.get(model_id, "0.4"), g.sort_values("entry")
+            shift = 0.15 * (k - (part.model_id.nunique() - 1) / 2)        # the models' bars side by side, not on top of each other
+            ax.fill_between(g.entry, g.ours - g.ours_sd, g.ours + g.ours_sd, color=colour, alpha=0.2, lw=0)
+            ax.plot(g.entry, g.ours, color=colour, lw=1)
+            ax.errorbar(g.entry + shift, g.published, yerr=g.published_sd, color=colour, ls="none", marker="o", ms=2.2, lw=0.7, capsize=1.2)
+        ax.set(title=f"ranks {scale}, {2 * scale}", xlabel="entry (0-based)", ylabel="ID of a prompt")
+    for ax in axes[len(scales):]: ax.set_visible(False)
+    models = dict.fromkeys(zip(comparison.model, comparison.model_id))
+    handles = [Line2D([], [], color=PUBLISHED_COLORS.get(m, "0.4"), lw=1, label=f"{label_}: this run (±1 sd)") for label_, m in models]
+    handles += [Line2D([], [], color=PUBLISHED_COLORS.get(m, "0.4"), ls="none", marker="o", ms=2.2, label=f"{label_}: published")
+                for label_, m in models]
+    if fig is None:
+        axes[0].legend(handles=handles); return axes[0].figure
+    fig.legend(handles=handles, loc="outside lower center", ncol=2)
+    n = int(comparison.prompts.min())
+    title(fig, f"A prompt's GRIDE by entry, every scale: this run ({n:,} prompts) against Viswanathan et al.'s published table "
+               f"({int(comparison.published_prompts.max()):,} prompts)", cfg.about)
+    return fig
+
+# %% ../../nbs/figures/g3_prompts.ipynb #7d7e5f53
+def prompt_figures(t:dict, cfg) -> dict:
+    "What `sol-reproduce` saves: the prompts figure, and the published table's where this run has a model of their depth."
+    figures = {"prompts": plot_prompts(t, cfg)}
+    if len(against_published(t)): figures["prompts_published"] = plot_published(t, cfg)
+    return figures
+
 # %% ../../nbs/figures/g3_prompts.ipynb #f3792d94
 def prompts_findings(t:dict) -> list:
     "Per model: the GRIDE peak of a prompt (text -> shuffled; interior?), the prompts whose own peak the shuffle raises, the ID-loss correlation on the text, and the published peak against this run."
@@ -296,9 +394,14 @@ def prompts_findings(t:dict) -> list:
                      "ρ min..max over entries; entries with p < 0.05 (Spearman / Pearson)",
                      f"{c.spearman.min():.2f}..{c.spearman.max():.2f}; {int((c.spearman_p < 0.05).sum())} / "
                      f"{int((c.pearson_p < 0.05).sum())} of {len(c)}"))
-    for r in against_published(t).query("published_peak").itertuples():
-        top = against_published(t).query("model == @r.model and our_peak").entry.iloc[0]
+    finest = against_published(t, int(gride_rows(t["prompts"]).n1.iloc[0]))
+    for r in finest.query("published_peak").itertuples():
+        top = finest.query("model == @r.model and our_peak").entry.iloc[0]
         rows.append(("Viswanathan et al. 2025", f"{r.model}: mean GRIDE at the published peak, entry {r.entry} ({r.layer_name}): "
                      "this run vs published (difference); this run's peak entry", f"{r.ours:.2f} vs {r.published:.2f} "
                      f"({r.difference:+.2f}); entry {top}"))
+    for r in published_differences(t).itertuples():
+        rows.append(("Viswanathan et al. 2025", f"{r.model}: GRIDE at ranks {r.n1}, {r.n2} against the published table over {r.entries} "
+                     "entries: mean |difference| of the means; the largest (entry); Pearson's r of the profiles; peak entry, this run / theirs",
+                     f"{r.mean_abs_difference:.2f}; {r.largest_difference:+.2f} ({r.largest_at}); {r.pearson:.2f}; {r.our_peak} / {r.published_peak}"))
     return rows
