@@ -522,6 +522,7 @@ def average_cosine(
     device=None,        # where to compute; default: where X is
 ) -> float:             # mean of cos(x_i, x_j) over the n(n-1) ordered pairs i != j
     "Average cosine similarity between distinct rows of `X` in O(n d), accumulated in float64."
+    center = flag(center, "center")
     X = as_points(X, min_points=2, device=device)
     n, d = X.shape
     tol = None

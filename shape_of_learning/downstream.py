@@ -14,7 +14,7 @@ import torch
 import warnings
 from .hidden import layer_states, layer_list, layer_indices
 from .models import model_kind
-from .checks import integer, number, device as check_device, spec_with, spec_options
+from .checks import integer, number, device as check_device, spec_with, spec_options, flag
 
 # %% auto #0
 __all__ = ['NEWTON_MAX', 'FeatureSpec', 'layer_features', 'stratified_folds', 'standardize', 'fit_logistic', 'ProbeResult',
@@ -490,7 +490,7 @@ def isotropy_correlation(
 ) -> pd.DataFrame:
     "Pearson, Spearman and Kendall (tau-b) with two-sided p-values of isotropy with each task's scores; the circular-shift p of Pearson and Spearman, both series' lag-1 autocorrelation and the correlations of first differences."
     iso = _series(isotropy, "isotropy")
-    if not isinstance(drop_first, (bool, np.bool_)): raise TypeError(f"drop_first must be True or False; got {drop_first!r}")
+    drop_first = flag(drop_first, "drop_first")
     if isinstance(names, str): raise TypeError(f"names must be a list of task names, not one string; got {names!r}")
     if scores is None or isinstance(scores, (str, bytes)) or np.ndim(scores) == 0 and not isinstance(scores, dict):
         raise TypeError(f"scores must be a dict task -> series, a DataFrame, a Series or a list of series; got {type(scores).__name__}")

@@ -311,7 +311,7 @@ class BatchedEstimate:
 # %% ../nbs/02_intrinsic_dim.ipynb #3e58e361
 def batch_indices(n:int, batch_size:int=4096, shuffle:bool=True, seed:int=0) -> list:
     "Index arrays of the batches: shuffled, each of at least `batch_size` (one batch if n < batch_size)."
-    if batch_size < 1: raise ValueError(f"batch_size must be >= 1; got {batch_size}")
+    n, batch_size, shuffle = integer(n, "n", minimum=0), integer(batch_size, "batch_size", minimum=1), flag(shuffle, "shuffle")
     if shuffle and not (isinstance(seed, (int, np.integer)) and seed >= 0):
         raise ValueError(f"seed must be a non-negative integer (numpy's generators refuse others); got {seed!r}")
     order = np.random.default_rng(seed).permutation(n) if shuffle else np.arange(n)

@@ -20,7 +20,7 @@ from .engine import layer_batch_values, pair_batch_values
 from .data import TextSource, checked_documents, token_windows
 from .models import model_kind
 from .hidden import layer_states, layer_list, layer_indices
-from .checks import integer, number, spec_with, spec_key, spec_options
+from .checks import integer, number, flag, spec_with, spec_key, spec_options
 
 # %% auto #0
 __all__ = ['METRICS', 'DEFAULT_METRICS', 'POLICIES', 'spec_signature', 'OUTLIER_COLUMNS', 'Metric', 'get_metrics',
@@ -179,9 +179,8 @@ def _check_sizes(spec):
 def _check_switches(spec):
     "A spec's switches (pooled, stream), batches that hold every kNN metric's k + 1 points, its layers as integers and its source_tokens as a count."
     set_ = lambda k, v: object.__setattr__(spec, k, v)
-    if not isinstance(spec.pooled, (bool, np.bool_)): raise TypeError(f"pooled must be True or False; got {spec.pooled!r}")
-    if spec.stream is not None and not isinstance(spec.stream, (bool, np.bool_)):
-        raise TypeError(f"stream must be True, False or None (when every metric can); got {spec.stream!r}")
+    set_("pooled", flag(spec.pooled, "pooled"))
+    set_("stream", flag(spec.stream, "stream", none=True))      # None: stream when every metric can
     knn_ms = [m for m in get_metrics(spec.metrics) if m.k]
     if knn_ms and min(spec.batch_size, spec.n_tokens) < max(m.k for m in knn_ms) + 1:
         raise ValueError(f"batch_size and n_tokens must be at least k + 1 = {max(m.k for m in knn_ms) + 1} for the "

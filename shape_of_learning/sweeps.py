@@ -21,7 +21,7 @@ from .store import (job_key, job_hash, rows_table, ResultStore, read_rows, recor
                                      FAILURE_COLUMNS)
 from .profile import ProfileSpec, profile_spec, layer_profile
 from .models import load_model, dtype_name, is_local_path
-from .checks import EnvironmentProblem, spec_key
+from .checks import EnvironmentProblem, spec_key, flag
 
 # %% auto #0
 __all__ = ['WEIGHT_SUFFIXES', 'RETRIES', 'RETRY_WAIT', 'STALE_DOWNLOAD', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES',
@@ -629,6 +629,9 @@ def sweep(
                                    # so the disk holds two checkpoints at a time, the host and GPU memory one
 ) -> pd.DataFrame:
     "Measure every checkpoint not yet in the store; returns the rows of all of this sweep's jobs (a `measure` column for a list)."
+    progress, verify, keep_duplicates, keep_files, check_downloads, prefetch = (flag(value, name) for value, name in (
+        (progress, "progress"), (verify, "verify"), (keep_duplicates, "keep_duplicates"), (keep_files, "keep_files"),
+        (check_downloads, "check_downloads"), (prefetch, "prefetch")))          # "no" would read as true
     store = store if isinstance(store, ResultStore) else ResultStore(store)
     checkpoints = list(checkpoints)
     if not checkpoints: raise ValueError("no checkpoints to sweep")

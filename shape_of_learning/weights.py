@@ -14,7 +14,7 @@ import torch
 from pathlib import Path
 from .models import model_kind, decoder_parts, load_model, resolve_dtype, CheckpointFiles, OFFLINE_NAMES, is_local_path
 from .knn import as_matrix, square_safe
-from .checks import integer, device as check_device
+from .checks import integer, device as check_device, flag
 from .style import styled, figure, GREY, title as figure_title
 
 # %% auto #0
@@ -57,12 +57,6 @@ def _device(W, device):
     "`device` as a usable torch.device (`checks.device`), W's own when None."
     return check_device(device, default=W.device, none="W's own device")
 
-# %% ../nbs/05_weights.ipynb #11286404
-def _check_flag(value, name):
-    "A bool argument (a string such as 'no' is truthy: refused, not read as True)."
-    if not isinstance(value, (bool, np.bool_)): raise TypeError(f"{name} must be True or False; got {value!r}")
-    return bool(value)
-
 # %% ../nbs/05_weights.ipynb #73e453d9
 def column_mean(W, device=None, chunk_rows:int=None) -> torch.Tensor:
     "Float64 mean of the rows of `W`, accumulated over row chunks."
@@ -74,7 +68,7 @@ def column_mean(W, device=None, chunk_rows:int=None) -> torch.Tensor:
 # %% ../nbs/05_weights.ipynb #4ebdd07e
 def gram(W, center:bool=False, device=None, chunk_rows:int=None) -> torch.Tensor:
     "W^T W (or of the mean-centered W) in float64, accumulated over row chunks."
-    center = _check_flag(center, "center"); W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
+    center = flag(center, "center"); W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
     return _gram(W, column_mean(W, dev, rows) if center else None, dev, rows)
 
 # %% ../nbs/05_weights.ipynb #ae2dae54
@@ -105,7 +99,7 @@ def log_partition(
     both:bool=False,      # also return log Z(-c) (same projections, no extra product)
 ):
     "log Z(c) = log sum_i exp(<c, W_i>) for every column c of `C`: float64 tensor (k,), or (2, k) rows (+c, -c) with `both`."
-    center, both = _check_flag(center, "center"), _check_flag(both, "both")
+    center, both = flag(center, "center"), flag(both, "both")
     W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
     try: C = torch.as_tensor(C if isinstance(C, torch.Tensor) else np.asarray(C)).to(device=dev, dtype=torch.float64)
     except (TypeError, ValueError, RuntimeError):
@@ -186,7 +180,7 @@ def partition_isotropy(
 ) -> PartitionIsotropy:
     "I(W) = min Z(c) / max Z(c) over the eigenvectors c of W^T W, Z(c) = sum_i exp(<c, W_i>), in log space."
     if signs not in SIGNS: raise ValueError(f"signs must be one of {SIGNS}; got {signs!r}")
-    center = _check_flag(center, "center"); W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
+    center = flag(center, "center"); W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
     W, p = square_safe(W)                         # p != 1 only for float64 entries beyond 2^+-400: Gram in range
     mu = column_mean(W, dev, rows)
     lam, V = torch.linalg.eigh(_gram(W, mu if center else None, dev, rows))
@@ -373,7 +367,7 @@ class SVDProjection:
 # %% ../nbs/05_weights.ipynb #c1ecc0f9
 def svd_projection(W, center:bool=False, k:int=2, device=None, chunk_rows:int=None) -> SVDProjection:
     "Coordinates of every row of `W` on its top-`k` right singular vectors (largest-|component|-positive signs)."
-    center = _check_flag(center, "center"); W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
+    center = flag(center, "center"); W = _check_matrix(W); dev = _device(W, device); rows = _default_rows(W.shape[1], chunk_rows)
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
         raise TypeError(f"k must be an integer in [1, {W.shape[1]}] (the number of singular directions); got {k!r}")
     if not 1 <= k <= W.shape[1]: raise ValueError(f"k must be in [1, {W.shape[1]}]; got {k}")
