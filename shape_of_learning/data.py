@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import unescape as xml_unescape
 import numpy as np
+import pandas as pd
 import hashlib
 import tempfile, urllib.request
 import json
@@ -601,7 +602,6 @@ def reference_path(name:str) -> Path:
 # %% ../nbs/03_data.ipynb #82706b37
 def reference_table(name:str):
     "The published table `name` as a pandas DataFrame, checked whole: its columns, its stated number of rows, no empty cell but where the published file has one (REFERENCE_GAPS)."
-    import pandas as pd
     path = reference_path(name)
     table = pd.read_csv(path)
     columns, rows = REFERENCE_TABLES[name]

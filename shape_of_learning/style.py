@@ -151,6 +151,9 @@ LABELS = {
     # metrics and policies of a profile beyond the paper figures' (plots.profile_figure)
     "anisotropy_uncentered": "anisotropy (uncentered SVD)", "mle": "ID (MLE, Levina-Bickel)",
     "rankme": "RankMe (effective rank)", "alpha_req": "α-ReQ (spectral decay)", "massive": "largest |activation| / median",
+    "twonn_skdim": "ID (TwoNN, scikit-dimension's rule)", "twonn_microscope": "ID (TwoNN, LLM-Microscope's rule)",
+    "rankme_reptrix": "RankMe (reptrix's rule)", "alpha_req_google": "α-ReQ (google-research's slope)",
+    "alpha_req_reptrix": "α-ReQ (reptrix's ranks 11-100)",
     "overlap": "neighbour overlap with the layer before", "imbalance_forward": "Δ(layer before → layer)",
     "imbalance_backward": "Δ(layer → layer before)", "previous_layer": "the layer before",
     "special drop": "special tokens dropped", "special keep": "special tokens kept",
