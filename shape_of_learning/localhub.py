@@ -29,9 +29,9 @@ __all__ = ['FAMILIES', 'BLOOM_BRANCHES', 'OLMO_BRANCHES', 'HUB_DUPLICATES', 'LFS
            'SPECIAL_TOKENS', 'TREC_COARSE', 'DATASET_FILES', 'STANDIN_VERSION', 'FAULTS', 'HUB_PYTHON', 'StandIn',
            'family', 'config_repos', 'paper_standins', 'lfs_pointer', 'branch_name', 'commit_files',
            'standin_tokenizer', 'standin_model_files', 'pile_files', 'glue_files', 'sst2_files', 'trec_files',
-           'pile10k_files', 'build_standin', 'enwik8_standin', 'build_hub', 'serve', 'free_port', 'point_clients',
-           'restore_clients', 'has_module', 'server_python', 'build_hub_with', 'LocalHub', 'hub_tasks', 'capped',
-           'rehearsal_folder', 'rehearse', 'rehearsed_dtypes']
+           'pile10k_files', 'wikitext_files', 'build_standin', 'enwik8_standin', 'build_hub', 'serve', 'free_port',
+           'point_clients', 'restore_clients', 'has_module', 'server_python', 'build_hub_with', 'LocalHub', 'hub_tasks',
+           'capped', 'rehearsal_folder', 'rehearse', 'rehearsed_dtypes']
 
 # %% ../nbs/11b_localhub.ipynb #f67e2609
 @dataclass(frozen=True)
@@ -308,8 +308,31 @@ def pile10k_files(n_docs:int=10_000, long_every:int=4, seed:int=0) -> dict:
     return {"data/train-00000-of-00001.parquet": _parquet(dict(text=texts, meta=meta), features),
             "README.md": b"---\nlicense: other\n---\n# The first 10,000 documents of the Pile (stand-in: synthetic text in the real layout)\n"}
 
+
+# %% ../nbs/11b_localhub.ipynb #5a1c0e71
+def wikitext_files(n_articles:int=900, seed:int=0) -> dict:
+    "Salesforce/wikitext's layout for its `wikitext-103-v1` configuration (wikitext-103-v1/{split}-00000-of-00001.parquet: text) with synthetic articles in wikitext's rows: ` = Title = ` headings, ` = = Part = = ` subheadings, blank rows, paragraphs of 1 to 6 sentences."
+    import datasets
+    rng = np.random.default_rng(seed)
+    def article(k):
+        rows = [f" = Article {k} = \n", ""]
+        for part in range(int(rng.integers(1, 4))):
+            if part: rows += [f" = = Part {part} = = \n", ""]
+            for _ in range(int(rng.integers(1, 4))): rows += [" " + " ".join(_sentences(rng, int(rng.integers(1, 7)))) + " \n", ""]
+        return rows
+    texts = [row for k in range(n_articles) for row in article(k)]
+    features = datasets.Features(text=datasets.Value("string"))
+    splits = {"train": texts, "validation": texts[:200], "test": texts[200:400]}
+    files = {f"wikitext-103-v1/{split}-00000-of-00001.parquet": _parquet(dict(text=rows), features) for split, rows in splits.items()}
+    card = ["---", "configs:", "- config_name: wikitext-103-v1", "  data_files:"]
+    card += [line for split in splits for line in (f"  - split: {split}", f"    path: wikitext-103-v1/{split}-*")]
+    files["README.md"] = ("\n".join(card + ["---", "# WikiText (stand-in: synthetic articles in wikitext-103-v1's rows)"]) + "\n").encode()
+    return files
+
+# %% ../nbs/11b_localhub.ipynb #5a1c0e72
 DATASET_FILES = {"monology/pile-uncopyrighted": pile_files, "nyu-mll/glue": glue_files, "stanfordnlp/sst2": sst2_files,
-                 "CogComp/trec": trec_files, "NeelNanda/pile-10k": pile10k_files}    # a function's {path: bytes} is main; {revision: {path: bytes}} names branches
+                 "CogComp/trec": trec_files, "NeelNanda/pile-10k": pile10k_files,
+                 "Salesforce/wikitext": wikitext_files}    # a function's {path: bytes} is main; {revision: {path: bytes}} names branches
 
 # %% ../nbs/11b_localhub.ipynb #93a84925
 STANDIN_VERSION = 5        # bump when the stand-ins' content changes

@@ -313,6 +313,7 @@ WORKLOADS = {
     "weights": Workload(loads="tensors"), "probes": Workload(batch=16, length=128), "probe_series": Workload(batch=64, length=128),
     "d90": Workload(loads="finetune", batch=16), "d90_params": Workload(loads="finetune", batch=16),
     "d90_seeds": Workload(loads="finetune", batch=16),
+    "layer_by_layer": Workload(streamed=("n_tokens",), batch=1),   # one sample a forward pass; one vector per sample and entry kept
 }
 
 def workload(task) -> Workload:

@@ -34,7 +34,7 @@ def pythia_fields(hidden:int, layers:int, heads:int, vocab:int) -> dict:
                 use_parallel_residual=True, tie_word_embeddings=False, layer_norm_eps=1e-5, hidden_act="gelu",
                 bos_token_id=0, eos_token_id=0, dtype="float16")
 
-PYTHIA = {"70m": pythia_fields(512, 6, 8, 50304), "160m": pythia_fields(768, 12, 12, 50304), "410m": pythia_fields(1024, 24, 16, 50304),
+PYTHIA = {"14m": pythia_fields(128, 6, 4, 50304), "70m": pythia_fields(512, 6, 8, 50304), "160m": pythia_fields(768, 12, 12, 50304), "410m": pythia_fields(1024, 24, 16, 50304),
           "1b": pythia_fields(2048, 16, 8, 50304), "1.4b": pythia_fields(2048, 24, 16, 50304), "2.8b": pythia_fields(2560, 32, 32, 50304),
           "6.9b": pythia_fields(4096, 32, 32, 50432), "12b": pythia_fields(5120, 36, 40, 50688)}
 

@@ -9,10 +9,10 @@ __all__ = ['TASKS', 'SLOW_TASKS']
 
 # %% ../../nbs/figures/00_tasks.ipynb #fa98211a
 from . import p1_profiles, p2_cosine, p2_weights, p2_downstream, training, p1_study, p1_scales, p3_d90, p3_d90_pretraining
-from . import g1_layers, g2_spectra, g3_prompts, g4_conventions
+from . import g1_layers, g2_spectra, g3_prompts, g4_conventions, g5_layer_by_layer
 
 TASKS = [p1_profiles.PROFILES, p2_cosine.COSINE, p1_profiles.AVGCOS, p2_weights.WEIGHTS, p2_downstream.PROBES,
          training.TRAINING, p3_d90.D90_TASK]
 SLOW_TASKS = [p1_study.STUDY, p1_study.STUDY_SCALES, p1_scales.SCALES, p3_d90.D90_PARAMS, p3_d90.D90_SEEDS, p3_d90_pretraining.PRETRAINING,
               p2_downstream.PROBE_SERIES, g1_layers.LAYERS, g2_spectra.SPECTRA,
-              g3_prompts.PROMPTS, g4_conventions.CONVENTIONS]   # registered, run by name only (`sol-reproduce --tasks study`)
+              g3_prompts.PROMPTS, g4_conventions.CONVENTIONS, g5_layer_by_layer.LAYER_BY_LAYER]   # registered, run by name only (`sol-reproduce --tasks study`)
