@@ -16,7 +16,7 @@ import scipy.linalg.blas
 import scipy.linalg.lapack
 import torch
 from .knn import as_matrix, as_points, numba_threads, points, sqrt64, square_safe
-from .checks import integer, number, flag
+from .checks import integer, number, flag, device as check_device
 from fastcore.basics import patch
 
 # %% auto #0
@@ -340,7 +340,7 @@ def lidar_views(views, device=None) -> torch.Tensor:
         raise ValueError(f"views has {N} samples of {K} views: LiDAR needs at least 2 samples (a between-class scatter) "
                          "and 2 views of each (a within-class scatter)")
     if views.is_complex() or views.dtype == torch.bool: raise TypeError(f"views must be real numbers; got {views.dtype}")
-    Z = views.to(device=device, dtype=torch.float64)
+    Z = views.to(device=check_device(device, default=views.device, none="the views' own device"), dtype=torch.float64)
     bad = ~torch.isfinite(Z)
     if bad.any():
         samples = bad.flatten(1).any(1).nonzero().flatten()[:5].tolist()

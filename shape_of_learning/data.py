@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/data.html.md"""
 
 # %% ../nbs/03_data.ipynb #f12a91bc
 from __future__ import annotations
-import bz2, difflib, html, importlib.resources, importlib.util, io, itertools, os, re, socket, zipfile
+import bz2, difflib, functools, html, importlib.resources, importlib.util, io, itertools, os, re, socket, zipfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -600,10 +600,15 @@ def reference_path(name:str) -> Path:
     return path
 
 # %% ../nbs/03_data.ipynb #82706b37
+@functools.lru_cache(maxsize=None)
+def _read_reference(path:Path, modified:int):
+    "A reference file read once per version of it (`modified`: its mtime; the figure modules read their tables on every call)."
+    return pd.read_csv(path)
+
 def reference_table(name:str):
-    "The published table `name` as a pandas DataFrame, checked whole: its columns, its stated number of rows, no empty cell but where the published file has one (REFERENCE_GAPS)."
+    "The published table `name` as a pandas DataFrame (a copy of the one read), checked whole: its columns, its stated number of rows, no empty cell but where the published file has one (REFERENCE_GAPS)."
     path = reference_path(name)
-    table = pd.read_csv(path)
+    table = _read_reference(path, path.stat().st_mtime_ns).copy()
     columns, rows = REFERENCE_TABLES[name]
     lacks = [c for c in columns if c not in table.columns]
     full = [c for c in columns if c not in REFERENCE_GAPS.get(name, ()) and c in table.columns]
