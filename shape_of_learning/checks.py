@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/checks.html.md"""
 
 # %% ../nbs/checks.ipynb #e382de31
 from __future__ import annotations
-import inspect, json, logging, math, numbers, re
+import difflib, inspect, json, logging, math, numbers, re
 from contextlib import contextmanager
 from dataclasses import fields, replace
 from pathlib import Path
@@ -15,8 +15,9 @@ import pandas as pd
 import torch
 
 # %% auto #0
-__all__ = ['NUMBER', 'raises', 'logged', 'spec_with', 'spec_key', 'spec_options', 'quoted', 'prose_numbers', 'markdown',
-           'integer', 'number', 'flag', 'EnvironmentProblem', 'NoDevice', 'device']
+__all__ = ['NUMBER', 'FLOAT_DTYPES', 'raises', 'logged', 'spec_with', 'spec_key', 'spec_options', 'quoted', 'prose_numbers',
+           'markdown', 'integer', 'number', 'flag', 'EnvironmentProblem', 'NoDevice', 'device', 'choice', 'dtype',
+           'indices']
 
 # %% ../nbs/checks.ipynb #6e7b3b9a
 def raises(f, *match, exc=ValueError) -> str:
@@ -171,6 +172,9 @@ class NoDevice(EnvironmentProblem, ValueError):
 def device(value, name:str="device", default=None, none:str="the default"):
     "`value` as a torch.device that can hold a tensor here (None: `default`); else a ValueError naming `name` and what to pass (`none`: what None means)."
     if value is None: return default
+    if not isinstance(value, (str, torch.device)):     # torch reads 3 as cuda:3: a count meant for another option, or a typo
+        raise ValueError(f"{name} {value!r} cannot be used here (a device is a name such as 'cpu' or 'cuda:0', or a "
+                         f"torch.device; got a {type(value).__name__}); pass 'cpu', 'cuda' where a GPU is present, or None for {none}")
     try: dev = torch.device(value)
     except (RuntimeError, TypeError) as e:
         raise ValueError(f"{name} {value!r} cannot be used here ({str(e).splitlines()[0][:80]}); "
@@ -184,3 +188,48 @@ def device(value, name:str="device", default=None, none:str="the default"):
                          f"pass 'cpu', 'cuda' where a GPU is present, or None for {none}") from None
     return dev
 
+
+# %% ../nbs/checks.ipynb #b0cf7bce
+def choice(value, name:str, options):
+    "`value` when it is one of `options` (compared with ==, so a str is never a number); else a ValueError naming `name`, the options and the closest one."
+    options = tuple(options)
+    if any(type(value) is type(o) and value == o for o in options): return value
+    if value is None and None in options: return value
+    names = [o for o in options if isinstance(o, str)]
+    if not isinstance(value, str) and names and all(isinstance(o, str) for o in options if o is not None):
+        raise TypeError(f"{name} must be one of {options}; got {value!r} ({type(value).__name__})")
+    near = difflib.get_close_matches(str(value), names, n=1, cutoff=0.6) if isinstance(value, str) else []
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    raise ValueError(f"{name} must be one of {options}; got {value!r}{hint}")
+
+# %% ../nbs/checks.ipynb #d5662bfa
+FLOAT_DTYPES = ("float32", "float64", "bfloat16", "float16")
+
+def dtype(value, name:str="dtype", allowed=FLOAT_DTYPES, none:bool=True):
+    "`value` (a torch or NumPy dtype, or its name) as a torch dtype among `allowed` (None passes when `none`); else a ValueError / TypeError naming `name`."
+    if value is None and none: return None
+    if isinstance(value, torch.dtype): got = str(value).removeprefix("torch.")
+    elif isinstance(value, str): got = value.strip().removeprefix("torch.")
+    elif isinstance(value, type) and issubclass(value, np.generic) or isinstance(value, np.dtype): got = np.dtype(value).name
+    else: raise TypeError(f"{name} must be a dtype or its name, one of {tuple(allowed)}; got {value!r} ({type(value).__name__})")
+    if got not in allowed:
+        known = isinstance(getattr(torch, got, None), torch.dtype)
+        near = difflib.get_close_matches(got, allowed, n=1, cutoff=0.6)
+        why = "not a dtype measured here (hidden states and weights are floating point)" if known else "not a torch dtype"
+        raise ValueError(f"{name} {value!r} is {why}; use one of {', '.join(allowed)}" + (f" (did you mean {near[0]!r}?)" if near and not known else ""))
+    return getattr(torch, got)
+
+# %% ../nbs/checks.ipynb #2b948c25
+def indices(value, name:str, length:int, empty:bool=False) -> np.ndarray:
+    "`value` as a 1-d int64 array of integers in [0, length); else a TypeError / ValueError naming `name`, the first bad entry and `length`."
+    if isinstance(value, torch.Tensor): value = value.detach().cpu().numpy()
+    try: a = np.asarray(value)
+    except (ValueError, TypeError) as e: raise TypeError(f"{name} must be an array of integer indices; got {type(value).__name__} ({e})") from None
+    if a.dtype == object or a.dtype.kind not in "iu" or a.dtype == bool:
+        if a.size == 0 and a.dtype.kind == "f": a = a.astype(np.int64)          # [] reads as float64: an empty list of ints
+        else: raise TypeError(f"{name} must hold integer indices; got dtype {a.dtype}" + (f" (e.g. {a.flat[0]!r})" if a.size else ""))
+    if a.ndim != 1: raise ValueError(f"{name} must be one-dimensional; got shape {a.shape}")
+    if a.size == 0 and not empty: raise ValueError(f"{name} is empty; give at least one index")
+    bad = np.flatnonzero((a < 0) | (a >= length))
+    if bad.size: raise ValueError(f"{name}[{bad[0]}] = {a[bad[0]]} is outside [0, {length}) ({bad.size} such entr{'y' if bad.size == 1 else 'ies'})")
+    return a.astype(np.int64)
