@@ -15,14 +15,15 @@ import importlib.util
 import copy, shutil, tempfile
 import pandas as pd
 from .data import sol_cache, closest
+from .checks import dtype as checked_dtype, device as checked_device
 
 # %% auto #0
-__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'OFFLINE_NAMES', 'QUICK_MODELS', 'QUICK_ABOUT', 'OFFLINE_MODELS',
-           'OFFLINE_ABOUT', 'PAPER1_MODELS', 'PYTHIA_MODELS', 'LEGACY_HUB', 'HUB_FAMILIES', 'HUB_IDS', 'DECODER_PARTS',
-           'SAFETENSORS_DTYPES', 'WEIGHT_FORMATS', 'model_kind', 'resolve_dtype', 'quiet_transformers', 'load_report',
-           'load_model', 'dtype_name', 'model_hint', 'tiny_config', 'tiny_model', 'decoder_parts', 'is_local_path',
-           'NoRanges', 'CheckpointFiles', 'minilm_path', 'smollm2_gguf', 'cache_dir', 'gemma3_gguf', 'smollm2_path',
-           'gemma3_path', 'config_table']
+__all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'WEIGHT_FORMATS', 'OFFLINE_NAMES', 'QUICK_MODELS', 'QUICK_ABOUT',
+           'OFFLINE_MODELS', 'OFFLINE_ABOUT', 'PAPER1_MODELS', 'PYTHIA_MODELS', 'LEGACY_HUB', 'HUB_FAMILIES', 'HUB_IDS',
+           'DECODER_PARTS', 'SAFETENSORS_DTYPES', 'model_kind', 'resolve_dtype', 'quiet_transformers', 'load_report',
+           'MissingShard', 'checked_weight_map', 'local_weight_map', 'load_model', 'dtype_name', 'model_hint',
+           'tiny_config', 'tiny_model', 'decoder_parts', 'is_local_path', 'NoRanges', 'CheckpointFiles', 'minilm_path',
+           'smollm2_gguf', 'cache_dir', 'gemma3_gguf', 'smollm2_path', 'gemma3_path', 'config_table']
 
 # %% ../nbs/04_models.ipynb #508967d1
 ENCODERS = ("bert", "roberta", "albert", "distilbert", "xlm-roberta", "electra", "deberta", "deberta-v2", "mpnet")
@@ -77,10 +78,8 @@ def _own_tokenizer(src:str, revision:str, options:dict, vocab:int=None):
 
 # %% ../nbs/04_models.ipynb #c3c8d485
 def resolve_dtype(dtype, device=None):
-    "A torch dtype from its name; bfloat16 on a CUDA device without native bfloat16 (a T4, a V100) becomes float16."
-    if dtype is not None and not isinstance(dtype, torch.dtype):
-        try: dtype = getattr(torch, dtype.replace("torch.", ""))
-        except AttributeError: raise ValueError(f"unknown dtype {dtype!r}; use e.g. 'float32', 'bfloat16'") from None
+    "A torch dtype from its name (`checks.dtype`: floating point only); bfloat16 on a CUDA device without native bfloat16 (a T4, a V100) becomes float16."
+    dtype = checked_dtype(dtype, "dtype")         # a floating dtype or its name; 'int8', 'float33' refused by name
     if (dtype is torch.bfloat16 and str(device or "").startswith("cuda") and torch.cuda.is_available()
             and not torch.cuda.is_bf16_supported()):
         log.warning("this GPU has no native bfloat16: loading in float16 instead")
@@ -184,6 +183,55 @@ def _not_on_hub(src:str, revision:str, local_files_only:bool, error:BaseExceptio
                    f" ({type(error).__name__}: {str(error).splitlines()[0][:200]}). Pass a local folder (save_pretrained) "
                    "or a .gguf path, or run where the Hub is reachable.")
 
+# %% ../nbs/04_models.ipynb #a57c0002
+WEIGHT_FORMATS = (("safetensors", "model.safetensors", "model.safetensors.index.json"),   # preferred first
+                  ("bin", "pytorch_model.bin", "pytorch_model.bin.index.json"))
+
+# %% ../nbs/04_models.ipynb #a57c0003
+class MissingShard(FileNotFoundError, ValueError):
+    "A weight index that names a shard the checkpoint does not have: a FileNotFoundError naming it (a ValueError too, as a damaged index was)."
+
+# %% ../nbs/04_models.ipynb #a57c0004
+def _outside(entry:str) -> bool:
+    "Whether an index entry names no file inside the checkpoint's folder: empty, absolute, or with a '..' part."
+    parts = entry.replace("\\", "/").split("/")
+    return not entry.strip() or entry.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", entry) is not None or ".." in parts
+
+def checked_weight_map(raw:bytes, where, has) -> dict:
+    "The weight map ({tensor: file}) of the index `where` (its bytes `raw`), checked: damaged, or an entry outside the checkpoint's folder, a ValueError naming the index and the entry; a shard `has(file)` denies, a `MissingShard` naming it."
+    try: index = json.loads(raw.decode("utf-8"))
+    except ValueError as e:                                    # bad JSON, and bytes that are not UTF-8
+        raise ValueError(f"the weight index {where} is damaged: not UTF-8 JSON ({type(e).__name__}: {e}); save or download "
+                         "the checkpoint again") from None
+    weight_map = index.get("weight_map") if isinstance(index, dict) else None
+    if not isinstance(weight_map, dict) or not weight_map: problem = "it has no 'weight_map' object of {tensor name: file name}"
+    elif bad := next(((k, v) for k, v in weight_map.items() if not isinstance(v, str)), None):
+        problem = f"it maps the tensor {bad[0]!r} to {bad[1]!r}, not to a file name"
+    else: problem = None
+    if problem: raise ValueError(f"the weight index {where} is damaged: {problem}; save or download the checkpoint again")
+    if out := next(((k, v) for k, v in weight_map.items() if _outside(v)), None):
+        raise ValueError(f"the weight index {where} maps the tensor {out[0]!r} to {out[1]!r}, which is not a file inside the "
+                         "checkpoint's folder: an index names the shards beside it (model-00001-of-00002.safetensors); "
+                         "save or download the checkpoint again")
+    missing = sorted({v for v in weight_map.values() if not has(v)})
+    if missing:
+        raise MissingShard(f"the weight index {where} is damaged: it names files the checkpoint does not have: {missing[:3]} "
+                           f"({len(missing)} of its {len(set(weight_map.values()))} shard(s); the tensor "
+                           f"{next(k for k, v in weight_map.items() if v == missing[0])!r} is in {missing[0]!r}); "
+                           "save or download the checkpoint again")
+    return weight_map
+
+# %% ../nbs/04_models.ipynb #a57c0005
+def local_weight_map(folder) -> dict:
+    "The checked weight map (`checked_weight_map`) of the index transformers reads in a local model folder; None when it reads one whole weight file (or none)."
+    folder = Path(folder)
+    if not folder.is_dir(): return None
+    names = {f.name for f in folder.iterdir()}
+    for _, single, index in WEIGHT_FORMATS:
+        if single in names: return None
+        if index in names: return checked_weight_map((folder / index).read_bytes(), folder / index, lambda f: (folder / f).is_file())
+    return None
+
 # %% ../nbs/04_models.ipynb #866e5410
 OFFLINE_NAMES = {"minilm": lambda: minilm_path(), "smollm2": lambda: smollm2_path(),   # short names `load_model` takes
                  "gemma3": lambda: gemma3_path()}                                     # (the functions are defined below)
@@ -205,8 +253,10 @@ def load_model(
                         f"({type(name_or_path).__name__})")
     if not str(name_or_path).strip():
         raise ValueError(f"name_or_path is empty; give a Hub id (ORG/NAME), a local folder, a .gguf path or one of {list(OFFLINE_NAMES)}")
+    if device is not None: device = str(checked_device(device, "device", none="the CPU"))
     dtype, extra = resolve_dtype(dtype, device), dict(kwargs)
     src, p, gguf = _model_source(str(name_or_path))
+    if not gguf: local_weight_map(p)                   # an index naming a shard outside the folder, or one not there: named
     if gguf: extra["gguf_file"] = gguf
     placed = {}                                       # weights straight onto the GPU, not through host RAM (needs accelerate)
     if device is not None and str(device) != "cpu" and importlib.util.find_spec("accelerate") is not None:
@@ -360,8 +410,6 @@ def is_local_path(name) -> bool:
 SAFETENSORS_DTYPES = {"F64": torch.float64, "F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16,
                       "I64": torch.int64, "I32": torch.int32, "I16": torch.int16, "I8": torch.int8, "U8": torch.uint8,
                       "BOOL": torch.bool}
-WEIGHT_FORMATS = (("safetensors", "model.safetensors", "model.safetensors.index.json"),   # preferred first
-                  ("bin", "pytorch_model.bin", "pytorch_model.bin.index.json"))
 
 class NoRanges(OSError):
     "The server answered a byte-range request with the whole file."
@@ -466,20 +514,11 @@ def _header_problem(header) -> str:
 # %% ../nbs/04_models.ipynb #2ee83bba
 @patch
 def _index(self:CheckpointFiles, name:str, listing:set) -> dict:
-    "The weight map ({tensor: file}) of a sharded checkpoint's index, checked: a damaged index is a ValueError naming it."
+    "The weight map ({tensor: file}) of a sharded checkpoint's index, checked by `checked_weight_map` (the check `load_model` makes)."
     path = self._path(name)
     where = path if self.local else f"{self}: {name}"
-    try: index = json.loads(path.read_bytes().decode("utf-8"))
-    except ValueError as e:                                    # bad JSON, and bytes that are not UTF-8
-        raise ValueError(f"the weight index {where} is damaged: not UTF-8 JSON ({type(e).__name__}: {e}); save or download "
-                         "the checkpoint again") from None
-    weight_map = index.get("weight_map") if isinstance(index, dict) else None
-    if not isinstance(weight_map, dict) or not weight_map: problem = "it has no 'weight_map' object of {tensor name: file name}"
-    elif bad := next(((k, v) for k, v in weight_map.items() if not isinstance(v, str)), None):
-        problem = f"it maps the tensor {bad[0]!r} to {bad[1]!r}, not to a file name"
-    elif missing := sorted(set(weight_map.values()) - set(listing)): problem = f"it names files the checkpoint does not have: {missing[:3]}"
-    else: return weight_map
-    raise ValueError(f"the weight index {where} is damaged: {problem}; save or download the checkpoint again")
+    has = (lambda f: (Path(self.src).expanduser() / f).is_file()) if self.local else (lambda f: f in listing)
+    return checked_weight_map(path.read_bytes(), where, has)
 
 # %% ../nbs/04_models.ipynb #8ec80c90
 @patch
