@@ -15,12 +15,14 @@ import numpy as np
 import scipy.sparse
 import scipy.sparse.csgraph
 import torch
-from .checks import integer
+import numbers
+from .checks import integer, number, flag, choice, device as check_device
 from tqdm.auto import tqdm
 
 # %% auto #0
-__all__ = ['DUPLICATE_ULPS', 'SEARCH_UNIT', 'RERANK', 'as_matrix', 'resolution_of', 'Points', 'as_points', 'points', 'measured',
-           'KNN', 'sqrt64', 'square_safe', 'numba_threads', 'knn', 'batched_knn']
+__all__ = ['DUPLICATE_ULPS', 'HALF_PRECISION', 'SEARCH_UNIT', 'RERANK', 'as_matrix', 'resolution_of', 'check_resolution',
+           'rank_pair', 'Points', 'as_points', 'points', 'measured', 'KNN', 'sqrt64', 'square_safe', 'numba_threads',
+           'knn', 'batched_knn']
 
 # %% ../nbs/00_knn.ipynb #f00c4c76
 def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
@@ -38,18 +40,38 @@ def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
     return T
 
 # %% ../nbs/00_knn.ipynb #ad2a7a10
-DUPLICATE_ULPS = 4          # twins are closer than this many machine epsilons of the points' dtype, times |x_i|
+DUPLICATE_ULPS = 4          # twins are closer than this many machine epsilons of the dtype the points are measured in, times |x_i|
+HALF_PRECISION = (torch.float16, torch.bfloat16)   # stored in half precision, measured in float32 (exactly)
 
 def resolution_of(X) -> float:
-    "Relative resolution of points stored as `X`: `DUPLICATE_ULPS` x the machine epsilon of its dtype (integers: float64's); a `Points` carries its own."
+    "The twin rule of points stored as `X`: `DUPLICATE_ULPS` x the machine epsilon of the dtype they are measured in (float16 and bfloat16: float32's; integers: float64's); a `Points` carries its own."
     if isinstance(X, Points): return X.resolution
     dtype = as_matrix(X).dtype
+    if dtype in HALF_PRECISION: dtype = torch.float32      # the package's one rule for half precision (see below)
     return DUPLICATE_ULPS * torch.finfo(dtype if dtype.is_floating_point else torch.float64).eps
+
+# %% ../nbs/00_knn.ipynb #a57c0r02
+def check_resolution(value, name:str="resolution"):
+    "`value` as a twin resolution: None (the dtype's rule, `resolution_of`) or a finite number in [0, 1); else a ValueError naming `name` and the value."
+    if value is None: return None
+    r = number(value, name)                          # a finite real, not a bool, not a string
+    if not 0 <= r < 1:
+        raise ValueError(f"{name} must be in [0, 1) (a share of a point's norm; 0: exact copies only), or None for the dtype's rule; got {value!r}")
+    return r
+
+# %% ../nbs/00_knn.ipynb #a57c0r05
+def rank_pair(first, last, names:tuple=("first", "last"), last_none:bool=False, ordered:bool=True, what:str="") -> tuple:
+    "`(first, last)` as two integer ranks >= 1 (`last` None if `last_none`), first < last if `ordered`; else a TypeError / ValueError naming `names`."
+    first = integer(first, names[0], minimum=1)
+    last = None if last is None and last_none else integer(last, names[1], minimum=1)
+    if ordered and last is not None and not first < last:
+        raise ValueError(f"{what}needs integer ranks 1 <= {names[0]} < {names[1]}; got {names[0]}={first}, {names[1]}={last}")
+    return first, last
 
 # %% ../nbs/00_knn.ipynb #e2b11efc
 @dataclass(frozen=True, eq=False)
 class Points:
-    "A point cloud past the door (`points`): `data` finite, 2-D, float32 or float64, with the `resolution` of the dtype it was stored in. Built directly, it is the caller's promise that `data` is finite."
+    "A point cloud past the door (`points`): `data` finite, 2-D, float32 or float64, with the `resolution` of its twin rule (`resolution_of` the dtype it was stored in). Built directly, it is the caller's promise that `data` is finite."
     data: torch.Tensor      # (n_points, dim), float32 or float64
     resolution: float       # twins: closer than resolution * |x_i| (default: `resolution_of` the stored dtype)
 
@@ -63,12 +85,13 @@ def as_points(
     X,                      # (n_points, dim) array-like: numpy, torch (any device), nested lists, or `Points` (not checked again)
     min_points:int=2,       # fewer rows than this is an error
     name:str="X",           # what to call the array in error messages
-    device=None,            # move the tensor here (default: where it already is; numpy goes to CPU)
+    device=None,            # move the tensor here (default: where it already is; numpy goes to CPU); `checks.device`
 ) -> torch.Tensor:          # float32 or float64 tensor of shape (n_points, dim)
     "Check `X` is a finite 2-D point cloud with at least `min_points` rows and return it as a float tensor (a `Points`' data is only counted and moved)."
+    min_points = integer(min_points, "min_points", minimum=0)
     T = as_matrix(X, name)
-    if device is not None: T = T.to(device)
-    if T.dtype in (torch.float16, torch.bfloat16): T = T.float()
+    if device is not None: T = T.to(check_device(device))      # "gpu" or 3 named here, not torch's RuntimeError
+    if T.dtype in HALF_PRECISION: T = T.float()
     elif not T.is_floating_point(): T = T.double()        # integers: float32 would round values above 2^24
     n, d = T.shape
     if d == 0: raise ValueError(f"{name} has {n} points of dimension 0")
@@ -89,16 +112,17 @@ def points(
     device=None,            # move it here (default: where it is)
     resolution:float=None,  # twins: closer than resolution * |x_i| (default `resolution_of(X)`; 0: exact copies only)
 ) -> Points:
-    "The door: `X` checked once (`as_points`) with the resolution of the dtype it is stored in; pass the result on."
+    "The door: `X` checked once (`as_points`) with its twin rule (`resolution_of`, or `resolution`); pass the result on."
+    resolution = check_resolution(resolution)
     M = X if isinstance(X, Points) else as_matrix(X, name)     # lists and numpy wrapped once; errors name `name`
-    rtol = resolution_of(M) if resolution is None else float(resolution)
-    if not 0 <= rtol < 1: raise ValueError(f"resolution must be in [0, 1); got {resolution}")
-    return Points(as_points(M, min_points, name, device), rtol)
+    return Points(as_points(M, min_points, name, device), resolution_of(M) if resolution is None else resolution)
 
 # %% ../nbs/00_knn.ipynb #57861ea9
 def measured(T:torch.Tensor, resolution:float=None) -> Points:
-    "Points of a tensor already checked (a batch of a checked layer), not checked again: half precision in float32, integers in float64 (`as_points`), with the twin rule of the dtype it is measured in (float32's for a half-precision store: `profile` says why) unless `resolution`."
-    T = T.float() if T.dtype in (torch.float16, torch.bfloat16) else T if T.is_floating_point() else T.double()
+    "Points of a tensor already checked (a batch of a checked layer), not checked again: half precision in float32, integers in float64 (`as_points`), with the package's twin rule (`resolution_of`: float32's for a half-precision store) unless `resolution`."
+    if not isinstance(T, torch.Tensor): raise TypeError(f"measured takes a checked torch tensor (a batch of a layer); got {type(T).__name__}: pass other input to `points`")
+    resolution = check_resolution(resolution)
+    T = T.float() if T.dtype in HALF_PRECISION else T if T.is_floating_point() else T.double()
     return Points(T, resolution_of(T) if resolution is None else resolution)
 
 # %% ../nbs/00_knn.ipynb #6e1503a9
@@ -111,6 +135,7 @@ class KNN:
     n_duplicates: int         # surplus copies: twins minus their groups
     group: torch.Tensor = None  # (n,) int64 twin group of each point (-1: no twin); None when there are no twins
     n_settled: int = 0        # rows whose search the certificate could not vouch for, settled by a float64 search
+    rows: torch.Tensor = None # (n,) int64 the row of the searched cloud each row is (None: row i is row i); `distinct_knn` sets it when it drops copies
 
     @property
     def k(self): return self.dist.shape[1]
@@ -563,8 +588,10 @@ def knn(
     search:str=None,            # the search product: "float32", or "tf32x3" (TF32 tensor cores, 3 products; default on CUDA); certified either way
 ) -> KNN:
     "Exact distances to the `k` nearest other points of every point, by blocked products; duplicates reported."
-    rtol = resolution_of(X) if resolution is None else float(resolution)
-    if not 0 <= rtol < 1: raise ValueError(f"resolution must be in [0, 1); got {resolution}")
+    resolution, progress = check_resolution(resolution), flag(progress, "progress")
+    symmetric = flag(symmetric, "symmetric", none=True)
+    engine, search = choice(engine, "engine", ("numba", "torch", None)), choice(search, "search", (*SEARCH_UNIT, None))
+    rtol = resolution_of(X) if resolution is None else resolution
     k = integer(k, "k", 1)                           # counts and sizes checked at the door: a negative block size once
     extra = None if extra is None else integer(extra, "extra", 0)                 # left a buffer unwritten and read it
     chunk_size = None if chunk_size is None else integer(chunk_size, "chunk_size", 1)
@@ -572,12 +599,10 @@ def knn(
     X = as_points(X, min_points=k + 1, device=device)
     cpu = X.device.type == "cpu"
     engine = engine or ("numba" if cpu else "torch")
-    if engine not in ("numba", "torch"): raise ValueError(f"engine must be 'numba' or 'torch'; got {engine!r}")
     if engine == "numba" and not cpu:
         raise ValueError(f"engine='numba' runs on the CPU but X is on {X.device}; use engine='torch' there")
     if engine == "numba" and search == "tf32x3": raise ValueError("search='tf32x3' needs engine='torch' (TF32 is a CUDA format)")
     search = search or ("tf32x3" if X.is_cuda else "float32")
-    if search not in SEARCH_UNIT: raise ValueError(f"search must be one of {list(SEARCH_UNIT)}; got {search!r}")
     block_bytes = int(block_bytes or (2 ** 28 if X.is_cuda else 2 ** 22))
     n, d = X.shape
     c = min(n - 1, k + (max(4, k // 8) if extra is None else extra))
@@ -636,7 +661,10 @@ def _batched_candidates(S, c:int, split:bool):
 # %% ../nbs/00_knn.ipynb #c0ee0d7a
 def batched_knn(X:torch.Tensor, k:int, search:str=None) -> tuple:
     "Exact kNN of each batch of X (B, n, d) float32 as `knn` gives it, searched in one batched product: `(dist (B, n, k) float64, idx, done (B,) bool)` on the host; a batch not `done` (a twin, a row the certificate cannot vouch for, a scale far from 1) is left to `distinct_knn`."
+    if not isinstance(X, torch.Tensor) or X.ndim != 3 or not X.is_floating_point():
+        raise TypeError(f"X must be a (B, n, d) floating torch tensor of checked batches; got {type(X).__name__} of shape {tuple(getattr(X, 'shape', ()))}")
     B, n, d = X.shape
+    k, search = integer(k, "k", minimum=1, maximum=max(1, n - 1)), choice(search, "search", (*SEARCH_UNIT, None))
     search = search or ("tf32x3" if X.is_cuda else "float32")
     c = min(n - 1, k + max(4, k // 8))
     m = X.abs().amax((1, 2)).double()
