@@ -28,6 +28,10 @@ def job_hash(key:dict) -> str:
 # %% ../nbs/07a_store.ipynb #a80399d8
 def atomic_write(path:Path, data:bytes):
     "Write `data` to `path` through a temporary file and a rename: a reader sees the old file or the whole new one."
+    path = Path(path)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"data must be bytes (encode text first); got {type(data).__name__} for path {path}")
+    if not path.parent.is_dir(): raise FileNotFoundError(f"cannot write path {path}: its folder {path.parent} does not exist")
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")     # unique across threads, processes and hosts
     try:
         with open(tmp, "wb") as f:
@@ -144,10 +148,19 @@ def table(self:ResultStore, keys=None) -> pd.DataFrame:
 # %% ../nbs/07a_store.ipynb #32a6b034
 def read_rows(source) -> pd.DataFrame:
     "A CSV this package wrote (a path or a buffer): only empty fields are missing, so text such as 'NA', 'null' or 'nan' stays text."
+    if isinstance(source, (str, os.PathLike)) and not Path(source).is_file():
+        raise FileNotFoundError(f"no CSV at source {source}" + (" (a folder)" if Path(source).is_dir() else ""))
     return pd.read_csv(source, keep_default_na=False, na_values=[""])
 
 # %% ../nbs/07a_store.ipynb #b87b2a35
 def _failure_path(store, ck, ms) -> Path:
+    "Where the failure record of checkpoint `ck` under the measures `ms` lives in `store`; each argument checked (the door of the failure records)."
+    if not isinstance(getattr(store, "path", None), Path):
+        raise TypeError(f"store must be a ResultStore; got {store!r:.60} ({type(store).__name__})")
+    if not isinstance(getattr(ck, "name", None), str) or not hasattr(ck, "step"):
+        raise TypeError(f"ck must be a Checkpoint (with a name and a step); got {ck!r:.60} ({type(ck).__name__})")
+    if isinstance(ms, (str, bytes)) or not hasattr(ms, "__iter__") or not ms or not all(isinstance(getattr(m, "name", None), str) for m in ms):
+        raise TypeError(f"ms must be a non-empty list of measures (each with a name); got {ms!r:.60}")
     name = f"{ck.name}|{','.join(sorted(m.name for m in ms))}"
     return store.path / "failures" / f"{hashlib.sha256(name.encode()).hexdigest()[:20]}.json"
 
@@ -226,6 +239,8 @@ FAILURE_COLUMNS = ["checkpoint", "step", "measures", "error", "message", "attemp
 
 def failure_table(store) -> pd.DataFrame:
     "Every failure record of a store, one row each; a damaged one is quarantined (`quarantine`) and left out."
+    if not isinstance(getattr(store, "path", None), Path):
+        raise TypeError(f"store must be a ResultStore; got {store!r:.60} ({type(store).__name__})")
     records = [_take_record(p, "its checkpoint is retried, and recorded anew if it fails again")
                for p in sorted((Path(store.path) / "failures").glob("*.json"))]
     return pd.DataFrame([r for r in records if r is not None], columns=FAILURE_COLUMNS)
