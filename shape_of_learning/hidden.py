@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 import torch
 from .models import model_kind, decoder_parts
-from .checks import integer
+from .checks import integer, flag
 
 # %% auto #0
 __all__ = ['eval_mode', 'LayerStates', 'layer_names', 'block_list', 'layer_list', 'layer_indices', 'layer_states']
@@ -37,6 +37,8 @@ class LayerStates:
 # %% ../nbs/06_hidden.ipynb #e82e779d
 def layer_names(config) -> list:
     "The names of a model's entries under the convention above: embeddings, block 1 .. block L, and final_norm for decoders."
+    if not hasattr(config, "num_hidden_layers"):
+        raise TypeError(f"config must be a model's configuration (model.config, with num_hidden_layers); got {type(config).__name__}")
     L = config.num_hidden_layers
     return ["embeddings"] + [f"block {i}" for i in range(1, L + 1)] + (["final_norm"] if model_kind(config) == "decoder" else [])
 
@@ -60,7 +62,11 @@ def layer_list(layers, argument:str="layers") -> tuple:
 # %% ../nbs/06_hidden.ipynb #317ffd32
 def layer_indices(layers, names, distinct:bool=True) -> list:
     "Layer arguments (None: every entry; integers, negative ones from the end) as indices into `names` (a model's entries, or their count): sorted and distinct, or in the order given (`distinct=False`); one out of range is a ValueError naming the entries."
-    n = names if isinstance(names, int) else len(names)
+    distinct = flag(distinct, "distinct")
+    if isinstance(names, (list, tuple)) and all(isinstance(x, str) for x in names): n = len(names)
+    elif isinstance(names, (str, bytes, bool)) or not hasattr(names, "__index__"):
+        raise TypeError(f"names must be a model's entries (a list of names) or their count; got {names!r:.40} ({type(names).__name__})")
+    else: n = integer(names, "names (the count of entries)", minimum=0)
     if layers is None: return list(range(n))
     layers = layer_list(layers)
     bad = sorted({l for l in layers if not -n <= l < n})
@@ -75,10 +81,24 @@ class _Stop(Exception): "Raised by the hook of the deepest block asked for: the 
 # %% ../nbs/06_hidden.ipynb #a896cbac
 def _output(o): return o[0] if isinstance(o, tuple) else o
 
+# %% ../nbs/06_hidden.ipynb #55e038b9
+def _check_ids(ids, name:str, like=None):
+    "`ids` a (batch, seq) integer tensor, not empty (with `like`: None, or of its shape); else an error naming `name`."
+    if ids is None and like is not None: return
+    if not isinstance(ids, torch.Tensor):
+        raise TypeError(f"{name} must be a (batch, seq) torch tensor of token ids; got {type(ids).__name__}")
+    if ids.dtype.is_floating_point or ids.dtype.is_complex or ids.dtype == torch.bool:
+        if not (like is not None and ids.dtype == torch.bool):
+            raise TypeError(f"{name} must hold integers (token ids); got dtype {ids.dtype}")
+    if ids.ndim != 2 or 0 in ids.shape: raise ValueError(f"{name} must be (batch, seq) with a row and a position at least; got shape {tuple(ids.shape)}")
+    if like is not None and ids.shape != like.shape:
+        raise ValueError(f"{name} has shape {tuple(ids.shape)}; input_ids has {tuple(like.shape)}")
+
 # %% ../nbs/06_hidden.ipynb #8289303e
 @torch.no_grad()
 def layer_states(model, input_ids, attention_mask=None, layers=None) -> LayerStates:
     "Embedding output, every block's output and (decoders) the final norm's, in one forward pass in eval mode; `layers` (integers): only those, stopping after the deepest."
+    _check_ids(input_ids, "input_ids"); _check_ids(attention_mask, "attention_mask", like=input_ids)
     kind, names = model_kind(model.config), layer_names(model.config)
     n, L = len(names), model.config.num_hidden_layers
     want = layer_indices(layers, names)
