@@ -6,11 +6,12 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/reproduce.html.md"""
 
 # %% ../nbs/11_reproduce.ipynb #0bdbaad6
 from __future__ import annotations
-import contextvars, hashlib, io, json, os, sys, tempfile, time, warnings
+import contextvars, hashlib, io, json, os, re, sys, tempfile, time, warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import ClassVar
+import numpy as np
 import pandas as pd
 import torch
 from .store import ResultStore, atomic_write, job_key, read_rows, rows_table
@@ -19,6 +20,7 @@ from .profile import layer_profile
 from .models import load_model, dtype_name
 from .style import save, DPI
 from .checks import EnvironmentProblem
+from . import checks
 
 # %% auto #0
 __all__ = ['REGISTRY', 'TaskConfig', 'Task', 'rehearsal_config', 'register', 'get_task', 'title', 'dtype_column',
@@ -38,6 +40,15 @@ class TaskConfig:
     seed_tuples: ClassVar[tuple] = ()   # fields that must be non-empty tuples of distinct non-negative integers
 
     def __post_init__(self):
+        cls = type(self).__name__
+        if self.device is not None:                 # the name only: a GPU configuration is defined on every machine
+            bad = not isinstance(self.device, (str, torch.device))
+            if not bad:
+                try: torch.device(self.device)
+                except (RuntimeError, TypeError): bad = True
+            if bad: raise ValueError(f"{cls}.device {self.device!r} is not a device name: pass 'cpu', 'cuda', 'cuda:1', or None for the CPU")
+        checks.dtype(self.dtype, f"{cls}.dtype")     # 'int8': refused by name; None: the checkpoint's own
+        checks.choice(self.hub, f"{cls}.hub", (None, "local"))
         for k in self.positive:
             v = getattr(self, k)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
@@ -72,6 +83,9 @@ class Task:
     sweeps: callable = None         # (cfg) -> {run label: [Measure]}: what its sweeps measure each Hub checkpoint of a run
                                     # with, in CACHE/sweeps (the plan counts the checkpoints already stored there)
 
+    def __post_init__(self):
+        checks.integer(self.version, "Task.version", minimum=1)
+
     def config(self, config="offline") -> TaskConfig:
         "A configuration of this task by name (`rehearsal`: its `paper` one on the local Hub), or the one given (checked)."
         if isinstance(config, str):
@@ -90,6 +104,7 @@ class Task:
 # %% ../nbs/11_reproduce.ipynb #8c701e8a
 def rehearsal_config(paper:TaskConfig) -> TaskConfig:
     "The `paper` configuration run against the local Hub's stand-ins: only the endpoint (and so the weights) differ; CPU where no GPU is."
+    if not isinstance(paper, TaskConfig): raise TypeError(f"paper must be a TaskConfig; got {paper!r:.60} ({type(paper).__name__})")
     device = paper.device if paper.device is None or torch.cuda.is_available() else None
     return replace(paper, name="rehearsal", about=f"rehearsal: tiny stand-ins of {paper.about} on a local Hub",
                    device=device, hub="local")
@@ -99,6 +114,7 @@ REGISTRY = {}
 
 def register(task:Task) -> Task:
     "Add a task to the registry (a figure module does this when imported)."
+    if not isinstance(task, Task): raise TypeError(f"task must be a Task; got {task!r:.60} ({type(task).__name__})")
     REGISTRY[task.name] = task
     return task
 
@@ -117,17 +133,24 @@ def get_task(task) -> Task:
 # %% ../nbs/11_reproduce.ipynb #f8fa6700
 def title(fig, text:str, about:str, size:int=9):
     "A figure title: what it shows, then which models and text, in brackets."
-    fig.suptitle(f"{text}\n[{about}]", fontsize=size)
+    fig.suptitle(f"{text}\n[{about}]", fontsize=checks.number(size, "size", minimum=0, strict=True))
     fig.tight_layout()
+
+# %% ../nbs/11_reproduce.ipynb #85d0e0ec
+def _config_of(cfg, name:str="cfg") -> TaskConfig:
+    "`cfg` when it is a `TaskConfig`; else a TypeError naming `name`."
+    if not isinstance(cfg, TaskConfig): raise TypeError(f"{name} must be a TaskConfig; got {cfg!r:.60} ({type(cfg).__name__})")
+    return cfg
 
 # %% ../nbs/11_reproduce.ipynb #3dbcab6d
 def dtype_column(model, cfg:TaskConfig) -> dict:
     "The `dtype` column of rows computed from `model` where the configuration chose a dtype: the one it ran in (float16 on a GPU without bfloat16)."
-    return {"dtype": dtype_name(model)} if cfg.dtype is not None else {}
+    return {"dtype": dtype_name(model)} if _config_of(cfg).dtype is not None else {}
 
 # %% ../nbs/11_reproduce.ipynb #e529e4e5
 def profile_models(cfg:TaskConfig, runs, progress:bool=False) -> pd.DataFrame:
     "Layer profiles of every `(label, name, window)` in `cfg.models`, one model loaded at a time."
+    _config_of(cfg); progress = checks.flag(progress, "progress")
     frames = []
     for label, name, window in cfg.models:
         model, tok, kind = load_model(name, device=cfg.device, dtype=cfg.dtype)
@@ -140,6 +163,8 @@ def profile_models(cfg:TaskConfig, runs, progress:bool=False) -> pd.DataFrame:
 # %% ../nbs/11_reproduce.ipynb #73363722
 def task_key(task:Task, cfg:TaskConfig, table:str) -> dict:
     "The cache key of one table of one task under one configuration."
+    if not isinstance(task, Task): raise TypeError(f"task must be a Task; got {task!r:.60} ({type(task).__name__})")
+    checks.choice(table, "table", (*task.tables, "manifest")); _config_of(cfg)
     return job_key(task=task.name, table=table, version=task.version, config=type(cfg).__name__, fields=cfg.key())
 
 # %% ../nbs/11_reproduce.ipynb #7908b814
@@ -148,9 +173,12 @@ def default_cache() -> Path: return sol_cache() / "reproduce"
 # %% ../nbs/11_reproduce.ipynb #812b86d9
 _FORCED = contextvars.ContextVar("forced", default=None)   # inside a forced run: the manifests it has computed afresh
 
-@contextmanager
 def forced_run(on:bool=True):
-    "Inside it, `run_task(force=True)` reaches the tasks a task runs itself, each computed afresh once."
+    "Inside it, `run_task(force=True)` reaches the tasks a task runs itself, each computed afresh once (`on` checked when called)."
+    return _forced(checks.flag(on, "on"))
+
+@contextmanager
+def _forced(on:bool):
     scope = _FORCED.set(set()) if on else None
     try: yield
     finally:
@@ -159,6 +187,7 @@ def forced_run(on:bool=True):
 # %% ../nbs/11_reproduce.ipynb #acafd216
 def run_task(task, config="offline", cache=None, force:bool=False, progress:bool=False) -> tuple:
     "The tables of one task (computed, or read from the cache) and whether they came from the cache."
+    force, progress = checks.flag(force, "force"), checks.flag(progress, "progress")
     task = get_task(task); cfg = task.config(config)
     store = ResultStore(cache or default_cache())
     keys = {t: task_key(task, cfg, t) for t in task.tables}
@@ -244,9 +273,18 @@ def _manifest(d:Path, config:str) -> tuple:
     if problem: raise ValueError(f"table manifest {p} is not an object of {{file: {{rows, sha256}}}}: {problem}; {redo}")
     return p, m
 
+# %% ../nbs/11_reproduce.ipynb #16d1b5ce
+def _config_name(config) -> str:
+    "`config` when it is a configuration name (word characters, '-' or '.'); else a TypeError / ValueError naming it."
+    if not isinstance(config, str): raise TypeError(f"config must be a configuration name (a string); got {config!r} ({type(config).__name__})")
+    if not re.fullmatch(r"\w[\w.-]*", config): raise ValueError(f"config {config!r} is not a configuration name (word characters, '-' or '.')")
+    return config
+
 # %% ../nbs/11_reproduce.ipynb #6aca7c14
 def save_tables(tables:dict, config:str, out=None, absent=(), seconds:float=None) -> list:
     "Write a task's tables to OUT/data/{config}_{table}.csv, each atomically, and record rows, hash and computing time in the manifest."
+    config = _config_name(config)
+    if seconds is not None: seconds = checks.number(seconds, "seconds", minimum=0)
     tables = dict(tables)                              # the caller's dict is left as it was
     for t, df in tables.items():                       # all checked before anything is written
         if not isinstance(df, pd.DataFrame): raise TypeError(f"table {t!r} must be a pandas DataFrame; got {type(df).__name__}")
@@ -286,7 +324,7 @@ def _read_table(f:Path, entry:dict, config:str, task:str) -> pd.DataFrame:
 # %% ../nbs/11_reproduce.ipynb #7513305b
 def load_tables(task, config:str="offline", out=None) -> dict:
     "A task's tables as written by `save_tables`, each checked against the manifest (optional ones may be absent)."
-    task = get_task(task)
+    task, config = get_task(task), _config_name(config)
     d = Path(out or figures_dir()) / "data"
     files = {t: d / f"{config}_{t}.csv" for t in task.tables if (d / f"{config}_{t}.csv").is_file()}
     m = _manifest(d, config)[1] if files else {}
@@ -300,7 +338,7 @@ def load_tables(task, config:str="offline", out=None) -> dict:
 def draw(task, tables:dict, config="offline", out=None, dpi:int=DPI) -> list:
     "Draw a task's figures from its tables and save each as OUT/{config}_{figure}.pdf and .png (`dpi`) with `style.save`; the paths."
     import matplotlib.pyplot as plt
-    task = get_task(task); cfg = task.config(config)
+    task = get_task(task); cfg = task.config(config); dpi = checks.integer(dpi, "dpi", minimum=1)
     out = Path(out or figures_dir()); out.mkdir(parents=True, exist_ok=True)
     paths = []
     for f, fig in task.plot(tables, cfg).items():
@@ -320,13 +358,28 @@ class Reproduction:
             return (f"{self.findings.to_string(index=False)}\n\n{self.timings.to_string(index=False)}\n"
                     f"{len(self.files)} files written")
 
+# %% ../nbs/11_reproduce.ipynb #30bd0eef
+def _force(force, tasks:list):
+    "`reproduce`'s `force`: a bool, or the set of names (one name, or a list, tuple or set of them) among `tasks`; else a TypeError / ValueError naming it."
+    if isinstance(force, (bool, np.bool_)): return bool(force)
+    names = [force] if isinstance(force, str) else list(force) if isinstance(force, (list, tuple, set, frozenset)) else None
+    if names is None or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"force must be True, False or task names; got {force!r} ({type(force).__name__})")
+    unknown = [n for n in names if n not in {t.name for t in tasks}]
+    if unknown: raise ValueError(f"force names {unknown}, which are not among the tasks run ({[t.name for t in tasks]})")
+    return set(names)
+
 # %% ../nbs/11_reproduce.ipynb #0666badb
 def reproduce(tasks, config="offline", out=None, cache=None, force=False, progress:bool=True,
               verbose:bool=True, figures:bool=True) -> Reproduction:
     "Run tasks (Task objects or registered names, or one of them) under a config name: tables to OUT/data/, figures to OUT/, a summary."
     import matplotlib
+    if not isinstance(tasks, (str, Task, list, tuple)):
+        raise TypeError(f"tasks must be a task, its name, or a list of them; got {tasks!r:.60} ({type(tasks).__name__})")
     tasks = [get_task(t) for t in ([tasks] if isinstance(tasks, (str, Task)) else tasks)]   # one name is one task
     if not tasks: raise ValueError("no tasks to run")
+    progress, verbose, figures = (checks.flag(v, k) for k, v in (("progress", progress), ("verbose", verbose), ("figures", figures)))
+    force = _force(force, tasks)
     cfgs = {t.name: t.config(config) for t in tasks}          # every config is checked before anything runs
     local = [n for n, c in cfgs.items() if c.hub == "local"]
     if local and not os.environ.get("SOL_LOCAL_HUB"):
@@ -361,4 +414,4 @@ def reproduce(tasks, config="offline", out=None, cache=None, force=False, progre
 # %% ../nbs/11_reproduce.ipynb #55c3b912
 def table_manifest(config:str, out=None) -> dict:
     "{file: {rows, sha256[, seconds]}} of OUT/data/{config}_manifest.json ({} if absent); a damaged or misshapen one is a ValueError naming it."
-    return _manifest(Path(out or figures_dir()) / "data", config)[1]
+    return _manifest(Path(out or figures_dir()) / "data", _config_name(config))[1]
