@@ -6,12 +6,12 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/catalog.html.md"""
 
 # %% ../nbs/07_catalog.ipynb #6067961f
 from __future__ import annotations
-import re
+import numbers, os, re
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 from .data import files_fingerprint
-from .checks import integer, EnvironmentProblem
+from .checks import integer, flag, EnvironmentProblem
 
 # %% auto #0
 __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'OLMO_REPOS', 'OLMO_BRANCH', 'SERIES_GRAMMAR',
@@ -37,6 +37,12 @@ class Checkpoint:
 # %% ../nbs/07_catalog.ipynb #14543e55
 PYTHIA_SIZES = ("14m", "31m", "70m", "160m", "410m", "1b", "1.4b", "2.8b", "6.9b", "12b")
 
+def _step_list(steps, name:str="steps") -> list:
+    "A list of training steps (integers >= 0) from an iterable, each checked; a str or a lone number is a TypeError naming `name`."
+    if isinstance(steps, (str, bytes)) or not hasattr(steps, "__iter__"):
+        raise TypeError(f"{name} must be a list of integer steps; got {steps!r} ({type(steps).__name__})")
+    return [integer(s, name, minimum=0) for s in steps]
+
 def pythia_steps() -> list:
     "All 154 Pythia checkpoint steps."
     return [0] + [2**i for i in range(10)] + list(range(1000, 143001, 1000))
@@ -51,7 +57,8 @@ def pythia_checkpoints(size:str="70m", deduped:bool=False, steps=None) -> list:
     "Checkpoints of EleutherAI/pythia-{size}[-deduped] (default: all 154 steps)."
     if size not in PYTHIA_SIZES: raise ValueError(f"unknown Pythia size {size!r}; one of {PYTHIA_SIZES}")
     if isinstance(steps, str) and steps != "paper2": raise ValueError(f"steps must be 'paper2', a list of steps or None; got {steps!r}")
-    steps = pythia_steps() if steps is None else (pythia_paper2_steps() if steps == "paper2" else list(steps))
+    deduped = flag(deduped, "deduped")
+    steps = pythia_steps() if steps is None else (pythia_paper2_steps() if steps == "paper2" else _step_list(steps))
     bad = sorted(set(steps) - set(pythia_steps()))
     if bad: raise ValueError(f"Pythia has no checkpoint at steps {bad[:5]}; see pythia_steps()")
     repo = f"EleutherAI/pythia-{size}{'-deduped' if deduped else ''}"
@@ -79,7 +86,7 @@ def bloom_checkpoints(size:str="560m", steps=None) -> list:
     if isinstance(steps, str) and steps != "hub": raise ValueError(f"steps must be 'hub', a list of steps or None; got {steps!r}")
     repo = f"bigscience/bloom-{size}-intermediate"
     if steps == "hub": steps = [int(r.removeprefix("global_step")) for r in hub_revisions(repo, r"^global_step(\d+)$")]
-    steps = BLOOM_CARD_STEPS if steps is None else list(steps)
+    steps = BLOOM_CARD_STEPS if steps is None else _step_list(steps)
     return [Checkpoint(repo, f"global_step{s}", s, tokenizer=f"bigscience/bloom-{size}") for s in steps]
 
 # %% ../nbs/07_catalog.ipynb #2445cc7d
@@ -100,7 +107,7 @@ def tinyllama_checkpoints() -> list:
 # %% ../nbs/07_catalog.ipynb #f7d22942
 def log_spaced(steps, count:int) -> list:
     "At most `count` of the distinct `steps`, nearest (in log step) to `count` points spaced evenly in log step from the first nonzero to the last; step 0 kept when present."
-    steps = sorted(set(int(s) for s in steps))
+    steps = sorted(set(_step_list(steps)))            # 1.5 or "3" refused, not rounded
     count = integer(count, "count", minimum=1)
     if len(steps) <= count: return steps
     zero, positive = [s for s in steps if s == 0], np.array([s for s in steps if s > 0])
@@ -116,6 +123,8 @@ def olmo_checkpoints(size:str="7b", count:int=None, branches=None) -> list:
     "Pretraining checkpoints of OLMo 2: the repository's branches stepN-tokensMB (listed on the Hub, or `branches`), one per step, `count` of them log-spaced."
     if size not in OLMO_REPOS: raise ValueError(f"unknown OLMo 2 size {size!r}; one of {tuple(OLMO_REPOS)}")
     if count is not None: count = integer(count, "count", minimum=1)      # before the Hub is listed
+    if branches is not None and (isinstance(branches, str) or not all(isinstance(b, str) for b in branches)):
+        raise TypeError(f"branches must be a list of branch names (str); got {branches!r:.80}")
     repo = OLMO_REPOS[size]
     names = hub_revisions(repo, OLMO_BRANCH) if branches is None else [b for b in branches if re.match(OLMO_BRANCH, b)]
     if not names: raise ValueError(f"{repo} has no branch named like stepN-tokensMB (pretraining checkpoints); name the "
@@ -130,6 +139,7 @@ def olmo_checkpoints(size:str="7b", count:int=None, branches=None) -> list:
 # %% ../nbs/07_catalog.ipynb #a6381418
 def local_checkpoints(folder) -> list:
     "Checkpoints saved as HF folders named by their step (step500, checkpoint-500, ...) inside `folder`."
+    if not isinstance(folder, (str, os.PathLike)): raise TypeError(f"folder must be a path (str or Path); got {folder!r} ({type(folder).__name__})")
     folder = Path(folder)
     if not folder.is_dir(): raise FileNotFoundError(f"no such folder: {folder}")
     found = []
@@ -146,11 +156,18 @@ def local_checkpoints(folder) -> list:
 def checkpoint_series(models=None, revisions=None, folder=None, tokenizer:str=None) -> list:
     "A user-named series: Hub ids or folders (`models`), one repo's `revisions`, or a `folder` of checkpoints."
     if folder is not None: return local_checkpoints(folder)
+    if revisions is not None and (isinstance(revisions, str) or not all(isinstance(r, str) and r.strip() for r in revisions) or not revisions):
+        raise (TypeError if isinstance(revisions, str) else ValueError)(
+            f"revisions must be a non-empty list of revision names, e.g. ['step1000', 'step2000']; got {revisions!r:.80}")
+    if revisions is not None and not isinstance(models, str):
+        raise TypeError(f"revisions= goes with one repository (models='ORG/NAME'); got models={models!r:.80}")
     if isinstance(models, str) and revisions is not None:
         steps = [int(m.group(1)) if (m := re.search(r"(\d+)$", r)) else None for r in revisions]
         return [Checkpoint(models, r, s, tokenizer=tokenizer) for r, s in zip(revisions, steps)]
     if models is None: raise ValueError("name the checkpoints: models=[...], models=repo with revisions=[...], or folder=")
-    names = [models] if isinstance(models, str) else list(models)
+    names = [models] if isinstance(models, (str, os.PathLike)) else list(models)
+    if not names or not all(isinstance(n, (str, os.PathLike)) and str(n).strip() for n in names):
+        raise ValueError(f"models must be one or more Hub ids or folders; got {models!r:.80}")
     def step_of(n):                                   # the number in the name: step500, ...-step-50K-105b (K = 1000)
         m = re.search(r"(\d+)([kK]?)(?:-[^/]*)?$", str(n))
         return None if m is None else int(m.group(1)) * (1000 if m.group(2) else 1)
@@ -183,7 +200,12 @@ def parse_series(spec:str) -> SeriesName:
     family = next((f for f, pattern in (("pythia", r"pythia-([0-9.]+[mb])(-deduped)?"), ("bloom", r"bloom-(\w+)"),
                                         ("olmo2", r"olmo2-(\w+)"), ("tinyllama", r"tinyllama")) if re.fullmatch(pattern, name)), None)
     if family is None:
-        if "@" in spec and not colon: return SeriesName("revisions", location=spec)
+        if "@" in spec and not colon:
+            repo, _, revs = spec.partition("@")
+            if not repo.strip() or "@" in revs or not [r for r in revs.split(",") if r.strip()]:
+                raise ValueError(f"series {spec!r}: REPO@REV,REV needs a repository before the @ and one or more revisions after "
+                                 "it, e.g. EleutherAI/pythia-160m@step1000,step2000")
+            return SeriesName("revisions", location=spec)
         if "@" in spec: raise ValueError(f"series {spec!r}: REPO@REV,REV takes no :suffix")
         raise ValueError(f"unknown series {spec!r}: {SERIES_GRAMMAR}")
     if colon and family not in SUFFIXES:
@@ -211,7 +233,8 @@ def _wanted_steps(steps) -> set:
     if isinstance(steps, str):
         try: return {int(s) for s in steps.split(",") if s.strip()}
         except ValueError: raise ValueError(f"--steps takes comma-separated integers; got {steps!r}") from None
-    return {integer(s, "steps") for s in steps}
+    if isinstance(steps, numbers.Integral) and not isinstance(steps, bool): return {integer(steps, "steps")}
+    return set(_step_list(steps))
 
 # %% ../nbs/07_catalog.ipynb #260b9ca4
 def series(spec:str, steps:str=None) -> list:
@@ -224,7 +247,7 @@ def series(spec:str, steps:str=None) -> list:
     elif parsed.family == "tinyllama": cks = tinyllama_checkpoints()
     else:
         repo, _, revs = parsed.location.partition("@")
-        cks = checkpoint_series(repo, revisions=[r for r in revs.split(",") if r])
+        cks = checkpoint_series(repo, revisions=[r for r in revs.split(",") if r.strip()])
     if want:
         missing = sorted(want - {c.step for c in cks})
         if missing: raise ValueError(f"series {spec!r} has no checkpoints at steps {missing}")
