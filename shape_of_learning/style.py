@@ -10,11 +10,12 @@ import hashlib, re, textwrap
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
+from . import checks
 
 # %% auto #0
-__all__ = ['ONE_COLUMN', 'TWO_COLUMN', 'DPI', 'MIN_FONT', 'CYCLE', 'RC', 'LABELS', 'PALETTE', 'GREY', 'COLORS', 'MARKERS',
-           'BYTE_LEVEL', 'VISIBLE', 'width_inches', 'style', 'styled', 'figure', 'wrap', 'title', 'problems', 'label',
-           'color', 'colors', 'markers', 'byte_alphabet', 'token_text', 'grid_positions', 'save']
+__all__ = ['ONE_COLUMN', 'TWO_COLUMN', 'DPI', 'MIN_FONT', 'CYCLE', 'RC', 'SHARE', 'LABELS', 'PALETTE', 'GREY', 'COLORS',
+           'MARKERS', 'BYTE_LEVEL', 'VISIBLE', 'width_inches', 'style', 'styled', 'figure', 'wrap', 'title', 'problems',
+           'label', 'color', 'colors', 'markers', 'byte_alphabet', 'token_text', 'grid_positions', 'save']
 
 # %% ../nbs/11a_style.ipynb #e75d5c22
 ONE_COLUMN = 3.3      # inches: one column of a two-column paper
@@ -44,8 +45,7 @@ def width_inches(width) -> float:
     if isinstance(width, str):
         if width not in ("one", "two"): raise ValueError(f"width must be 'one', 'two' or inches; got {width!r}")
         return ONE_COLUMN if width == "one" else TWO_COLUMN
-    if not width > 0: raise ValueError(f"width must be 'one', 'two' or a positive number of inches; got {width!r}")
-    return float(width)
+    return checks.number(width, "width ('one', 'two' or inches)", minimum=0, strict=True)
 
 # %% ../nbs/11a_style.ipynb #8a969bbf
 @contextmanager
@@ -65,12 +65,22 @@ def styled(plot):
         with style(): return plot(*args, **kwargs)
     return run
 
+# %% ../nbs/11a_style.ipynb #1edc54c0
+SHARE = ("row", "col", "all", "none")
+
+def _share(value, name:str):
+    "`value` when it is a bool or one of `SHARE` (how matplotlib's panels share an axis); else a TypeError / ValueError naming `name`."
+    return checks.choice(value, name, SHARE) if isinstance(value, str) else checks.flag(value, name)
+
 # %% ../nbs/11a_style.ipynb #5c802972
 def figure(n_panels:int=1, width="one", height:float=None, ncols:int=None, sharex:bool=False, sharey:bool=False) -> tuple:
     "A figure of `n_panels` axes at a paper width ('one', 'two' or inches) under `RC`, constrained layout: (fig, flat array of axes)."
     import matplotlib.pyplot as plt
     if not (isinstance(n_panels, int) and n_panels >= 1): raise ValueError(f"n_panels must be a positive integer; got {n_panels!r}")
     w = width_inches(width)
+    if height is not None: height = checks.number(height, "height", minimum=0, strict=True)
+    if ncols is not None: ncols = checks.integer(ncols, "ncols", minimum=1)
+    sharex, sharey = _share(sharex, "sharex"), _share(sharey, "sharey")
     ncols = ncols or min(n_panels, 2 if w <= ONE_COLUMN else 3)
     nrows = -(-n_panels // ncols)
     with style():
@@ -82,6 +92,7 @@ def figure(n_panels:int=1, width="one", height:float=None, ncols:int=None, share
 # %% ../nbs/11a_style.ipynb #3bd4fa83
 def wrap(text:str, chars:int) -> list:
     "`text` in as few lines of at most `chars` characters as `textwrap` needs, as even as they can be (no orphan last word), words and 'Fig. 1' whole."
+    chars = checks.integer(chars, "chars", minimum=1)
     text = re.sub(r"\b(Figs?\.|Eq\.|sec\.|section|paper|Table) (\d)", "\\1\u00a0\\2", text)   # no break in "Fig. 1",
     text = re.sub(r"(\d) (and|to) (\d)", "\\1\u00a0\\2\u00a0\\3", text)                        # nor in "1 and 5"
     lines = lambda width: textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)   # words stay whole
@@ -245,7 +256,7 @@ def grid_positions(fig):
 # %% ../nbs/11a_style.ipynb #1a2fd87e
 def save(fig, path, dpi:int=DPI) -> tuple:
     "Write `fig` as PATH.pdf (vector) and PATH.png (`dpi`), the same bytes for the same figure however often it was drawn; (pdf path, png path)."
-    path = Path(path)
+    path, dpi = Path(path), checks.integer(dpi, "dpi", minimum=1)
     if path.suffix.lower() in (".pdf", ".png", ".svg"): path = path.with_suffix("")
     path.parent.mkdir(parents=True, exist_ok=True)
     pdf, png = Path(f"{path}.pdf"), Path(f"{path}.png")
