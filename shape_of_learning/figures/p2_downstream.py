@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import ClassVar
 import numpy as np
 import pandas as pd
+from .. import checks
+from ..catalog import Checkpoint
+from ..train import PRESETS, Preset
 from ..anisotropy import average_cosine
 from ..sweeps import Measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS
 from ..data import LabeledTexts, labeled_texts, sol_cache
@@ -30,6 +33,19 @@ __all__ = ['PAPER_SETS', 'PROBE_CONFIGS', 'PROBES', 'SHOWN', 'OFFLINE_SETS', 'PR
            'compute_probe_series', 'series_correlations', 'plot_probe_series', 'probe_series_findings',
            'probe_findings']
 
+# %% ../../nbs/figures/p2_downstream.ipynb #1e05e533
+def _config_door(cfg):
+    "The fields every configuration shares, checked where it is built: `device` a device's name (one this machine lacks is fine: a configuration may run elsewhere), `dtype` a floating dtype's name."
+    try: checks.device(cfg.device, "device", none="the CPU")
+    except checks.NoDevice: pass
+    checks.dtype(cfg.dtype, "dtype")
+
+# %% ../../nbs/figures/p2_downstream.ipynb #63be74fe
+def _given(cfg, cls=TaskConfig, name:str="cfg"):
+    "`cfg` when it is a `cls` (a configuration of this task); else a TypeError naming `name`."
+    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__}; got {cfg!r:.60} ({type(cfg).__name__})")
+    return cfg
+
 # %% ../../nbs/figures/p2_downstream.ipynb #1de4e9be
 @dataclass(frozen=True)
 class ProbeSet:
@@ -41,6 +57,9 @@ class ProbeSet:
     text: str = "text"              # text column
     label: str = "label"            # label column
     n: int = None                   # keep the first n of a seeded shuffle (None: every text)
+
+    def __post_init__(self):
+        if self.n is not None: checks.integer(self.n, "n", 1)
 
     def load(self) -> LabeledTexts:
         "The texts and labels, named `name`."
@@ -66,6 +85,10 @@ class ProbeConfig(TaskConfig):
     tol: float = 1e-9               # L-BFGS gradient tolerance of the probes (the paper's: 1e-6, see the series section)
     positive: ClassVar[tuple] = ("per_class",)
 
+    def __post_init__(self):
+        super().__post_init__(); _config_door(self)
+        checks.flag(self.polarity, "polarity"); checks.number(self.tol, "tol", 0, strict=True)
+
 # %% ../../nbs/figures/p2_downstream.ipynb #096cafff
 PROBE_CONFIGS = {"offline": ProbeConfig("offline", QUICK_ABOUT),
                  "quick": ProbeConfig("quick", QUICK_ABOUT, per_class=8, polarity=False),
@@ -74,6 +97,7 @@ PROBE_CONFIGS = {"offline": ProbeConfig("offline", QUICK_ABOUT),
 
 def compute_probes(cfg, progress=False, cache=None) -> dict:
     "5-fold linear-probe accuracy and the average cosine of the pooled features, per model, task and layer."
+    cfg, progress = _given(cfg, ProbeConfig), checks.flag(progress, "progress")
     sets = [s.load() for s in cfg.sets] if cfg.sets is not None else \
            ([labeled_texts("polarity")] if cfg.polarity else []) + \
            [labeled_texts("wiki-topics", labels=list(cfg.topics)).balanced(cfg.per_class, seed=0)]
@@ -110,6 +134,7 @@ def legend_columns(fig, labels) -> int:
 # %% ../../nbs/figures/p2_downstream.ipynb #d4a1b2c4
 def task_panels(n_tasks:int, axes=None) -> tuple:
     "(figure, list of axes): the reader's `axes` (figure None), else a figure with a panel per labelled set, two a row, shared y."
+    n_tasks = checks.integer(n_tasks, "n_tasks", 1)
     if axes is not None: return None, list(getattr(axes, "flat", np.atleast_1d(axes)))
     fig, axes = figure(n_tasks, "one" if n_tasks == 1 else "two", height=1.0 + 2.0 * -(-n_tasks // 2), ncols=min(n_tasks, 2), sharey=True)
     return fig, list(axes)
@@ -120,6 +145,7 @@ def task_panels(n_tasks:int, axes=None) -> tuple:
 def plot_probes(t, cfg, axes=None):
     "Probe accuracy against relative depth, one panel per labelled set (shared y), one line per model with ±1 s.d. over the folds, chance in grey; into `axes`, else a figure (two columns; one for one set)."
     from matplotlib.lines import Line2D
+    _given(cfg)
     acc = t["probes"][t["probes"].metric == "probe_accuracy"]
     tasks = list(acc.task.unique())
     fig, axes = task_panels(len(tasks), axes)
@@ -173,6 +199,11 @@ class ProbeSeriesConfig(TaskConfig):
     tol: float = 1e-9                   # L-BFGS gradient tolerance of the probes (the paper's 1e-6: see below)
     positive: ClassVar[tuple] = ("batch_size",)
 
+    def __post_init__(self):
+        super().__post_init__(); _config_door(self)
+        if not isinstance(self.preset, Preset): checks.choice(self.preset, "preset", tuple(PRESETS))
+        checks.integer(self.layer, "layer"); checks.number(self.tol, "tol", 0, strict=True)
+
 PROBE_SERIES_CONFIGS = {
     "offline": ProbeSeriesConfig("offline", "a decoder trained here on the offline Wikipedia text (4 layers, d=128, 500 steps), "
                                             "polarity sentences and Wikipedia summaries; not the paper's models or tasks"),
@@ -186,6 +217,9 @@ PROBE_SERIES_CONFIGS = {
 def series_rows(model, tokenizer, ck, sets=(), layer:int=-1, batch_size:int=64, tol:float=1e-9, loaded:dict=None,
                 **key) -> pd.DataFrame:
     "One checkpoint (a sweep measure): I(W) of the unembedding (`solver` signs), then each set's probe accuracy at `layer`."
+    if not isinstance(ck, Checkpoint): raise TypeError(f"ck must be a Checkpoint; got {ck!r:.60} ({type(ck).__name__})")
+    layer, batch_size = checks.integer(layer, "layer"), checks.integer(batch_size, "batch_size", 1)
+    tol = checks.number(tol, "tol", 0, strict=True)
     rows = [dict(task="", metric="isotropy_unembedding", value=partition_isotropy(unembedding_matrix(model), signs="solver").I,
                  std=0.0, layer=None, n_texts=None, n_classes=None)]
     for s in sets:
@@ -205,6 +239,7 @@ def texts_fingerprint(loaded:dict) -> str:
 # %% ../../nbs/figures/p2_downstream.ipynb #a46e1db5
 def series_measure(cfg, loaded:dict) -> Measure:
     "The measure of every checkpoint of a probe series: the probes of `loaded` ({set: texts}) at the configuration's layer."
+    _given(cfg, ProbeSeriesConfig)
     return Measure("probe_series", partial(series_rows, loaded=loaded), load=dict(device=cfg.device, dtype=cfg.dtype),
                    params=dict(sets=cfg.sets, layer=cfg.layer, batch_size=cfg.batch_size, tol=cfg.tol,
                                newton_max=NEWTON_MAX, texts=texts_fingerprint(loaded)))
@@ -212,6 +247,7 @@ def series_measure(cfg, loaded:dict) -> Measure:
 # %% ../../nbs/figures/p2_downstream.ipynb #f7efc1d3
 def series_sweeps(cfg) -> dict:
     "{run label: [its measure]} of the runs on the Hub (the probe sets are loaded: their texts are in the jobs' keys)."
+    _given(cfg, ProbeSeriesConfig)
     hub = [label for label, spec in cfg.runs if not spec.startswith("trained:")]
     measure = series_measure(cfg, {s.name: s.load() for s in cfg.sets}) if hub else None
     return {label: [measure] for label in hub}
@@ -219,6 +255,7 @@ def series_sweeps(cfg) -> dict:
 # %% ../../nbs/figures/p2_downstream.ipynb #bdfb69c9
 def compute_probe_series(cfg, progress=False, cache=None) -> dict:
     "Every checkpoint of every run through `sweeps.sweep` (resumable; duplicated checkpoints measured once and named)."
+    cfg, progress = _given(cfg, ProbeSeriesConfig), checks.flag(progress, "progress")
     measure = series_measure(cfg, {s.name: s.load() for s in cfg.sets})
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, gaps = [], []
@@ -255,6 +292,7 @@ def series_correlations(t) -> pd.DataFrame:
 def plot_probe_series(t, cfg, axes=None):
     "Probe accuracy against I(W) of the unembedding over checkpoints, one panel per labelled set (shared y), one line per run (its first checkpoint an open square), chance in grey; into `axes`, else a figure (two columns; one for one set)."
     from matplotlib.lines import Line2D
+    _given(cfg)
     df = t["probe_series"]
     iso = df[df.metric == "isotropy_unembedding"].set_index(["model", "step"]).value
     acc = df[df.metric == "probe_accuracy"]
