@@ -29,8 +29,6 @@ def job_hash(key:dict) -> str:
 def atomic_write(path:Path, data:bytes):
     "Write `data` to `path` through a temporary file and a rename: a reader sees the old file or the whole new one."
     path = Path(path)
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError(f"data must be bytes (encode text first); got {type(data).__name__} for path {path}")
     if not path.parent.is_dir(): raise FileNotFoundError(f"cannot write path {path}: its folder {path.parent} does not exist")
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")     # unique across threads, processes and hosts
     try:

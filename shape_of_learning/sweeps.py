@@ -21,7 +21,7 @@ from .store import (job_key, job_hash, rows_table, ResultStore, read_rows, recor
                                      FAILURE_COLUMNS)
 from .profile import ProfileSpec, profile_spec, layer_profile
 from .models import load_model, dtype_name, is_local_path
-from .checks import EnvironmentProblem, spec_key, flag
+from .checks import EnvironmentProblem, spec_key, flag, number, NoDevice, device as check_device, dtype as check_dtype
 
 # %% auto #0
 __all__ = ['WEIGHT_SUFFIXES', 'RETRIES', 'RETRY_WAIT', 'STALE_DOWNLOAD', 'NOT_TOKENIZER', 'SWEEP_CHECKS', 'DUPLICATES',
@@ -143,6 +143,14 @@ def _as_checkpoint(c) -> Checkpoint:
     if isinstance(c, tuple): return Checkpoint(*c)
     return Checkpoint(str(c))
 
+# %% ../nbs/07b_sweeps.ipynb #833ba9a2
+def _checkpoint(ck, name:str="ck") -> Checkpoint:
+    "`ck` when it is a `catalog.Checkpoint`; else a TypeError naming `name` (the door of every one-checkpoint function)."
+    if not isinstance(ck, Checkpoint):
+        raise TypeError(f"{name} must be a catalog.Checkpoint (e.g. Checkpoint('EleutherAI/pythia-70m', 'step1000') or one of "
+                        f"local_checkpoints(folder)); got {ck!r:.60} ({type(ck).__name__})")
+    return ck
+
 # %% ../nbs/07b_sweeps.ipynb #876b4b62
 def checkpoint_fingerprint(ck, api=None) -> str:
     "The fingerprint of a `Checkpoint`, a local folder or file, or a Hub `(repo, revision)` pair."
@@ -157,6 +165,7 @@ def checkpoint_fingerprint(ck, api=None) -> str:
 # %% ../nbs/07b_sweeps.ipynb #0b081dea
 def verify_checkpoints(checkpoints, api=None, cache=None, progress:bool=False, errors:dict=None) -> pd.DataFrame:
     "One row per checkpoint: its name, step, weights fingerprint, and the earlier checkpoint with the same weights (else '')."
+    progress = flag(progress, "progress")
     cks = [_as_checkpoint(c) for c in checkpoints]
     if not cks: raise ValueError("no checkpoints to verify")
     store = None if cache is None else (cache if isinstance(cache, ResultStore) else ResultStore(cache))
@@ -183,6 +192,9 @@ def verify_checkpoints(checkpoints, api=None, cache=None, progress:bool=False, e
 # %% ../nbs/07b_sweeps.ipynb #a24d8c03
 def duplicate_list(table:pd.DataFrame) -> str:
     "The duplicates of a `verify_checkpoints` table as text: 'later = earlier; ...' (empty if none)."
+    if not isinstance(table, pd.DataFrame) or not {"checkpoint", "duplicate_of"} <= set(table.columns):
+        raise ValueError(f"table must be a verify_checkpoints table (columns checkpoint and duplicate_of); got "
+                         f"{list(table.columns) if isinstance(table, pd.DataFrame) else type(table).__name__}")
     dup = table[table.duplicate_of != ""]
     return "; ".join(f"{a} = {b}" for a, b in zip(dup.checkpoint, dup.duplicate_of))
 
@@ -268,6 +280,7 @@ def _free(path) -> str:
 def disk_full_error(ck:Checkpoint, store, error:BaseException) -> OSError:
     "The error that stops a sweep on a full disk: where space is short, and what to do."
     from huggingface_hub import constants
+    _checkpoint(ck)
     return OSError(errno.ENOSPC, f"the sweep stopped: no space left on a disk while {ck.name} was measured ({error}). "
                    f"The results store {store.path} has {_free(store.path)}, the Hub cache {constants.HF_HUB_CACHE} "
                    f"{_free(Path(constants.HF_HUB_CACHE).parent)}. Every checkpoint measured before it is stored: free space, or "
@@ -276,7 +289,7 @@ def disk_full_error(ck:Checkpoint, store, error:BaseException) -> OSError:
 # %% ../nbs/07b_sweeps.ipynb #30e69aee
 def check_download(ck:Checkpoint, cache_dir=None) -> int:
     "Check a Hub checkpoint's cached weight files against the SHA-256 the Hub records (their blob names); bytes checked."
-    if Path(ck.model).exists(): return 0
+    if Path(_checkpoint(ck).model).exists(): return 0
     from huggingface_hub import try_to_load_from_cache
     config = try_to_load_from_cache(ck.model, "config.json", revision=ck.revision, cache_dir=cache_dir)
     if not isinstance(config, str): return 0                         # nothing cached under this revision
@@ -299,7 +312,8 @@ STALE_DOWNLOAD = 600      # seconds without a write after which a partial downlo
 
 def clear_stale_downloads(ck:Checkpoint, cache_dir=None, age:float=None) -> int:
     "Remove the partial downloads of a Hub checkpoint's repository that nobody has written to for `age` s; bytes freed."
-    if Path(ck.model).exists(): return 0
+    if age is not None: age = number(age, "age", 0)
+    if Path(_checkpoint(ck).model).exists(): return 0
     from huggingface_hub import constants
     from huggingface_hub.file_download import repo_folder_name
     blobs = Path(cache_dir or constants.HF_HUB_CACHE) / repo_folder_name(repo_id=ck.model, repo_type="model") / "blobs"
@@ -334,6 +348,9 @@ def _profile(model, tokenizer, ck, source=None, spec:ProfileSpec=None):
 # %% ../nbs/07b_sweeps.ipynb #6b81bd33
 def profile_measure(source, spec:ProfileSpec=None, dtype=None, device=None, name:str="profile", **options) -> Measure:
     "Every layer's metrics on a text source (`profile.layer_profile` under `spec` and `options`) as a sweep measure."
+    check_dtype(dtype, "dtype")                      # refused by name now; kept as given (job keys record it as written)
+    try: check_device(device, "device")
+    except NoDevice: pass                            # a GPU of the machine that runs the sweep (a Ray worker), not this one
     spec = profile_spec(spec, **options)
     return Measure(name, _profile, dict(source=source, spec=spec), load=dict(dtype=dtype, device=device),
                    shrink=partial(smaller_batches, names=("forward_batch",)))
@@ -371,7 +388,7 @@ def measures(measure) -> list:
 # %% ../nbs/07b_sweeps.ipynb #8260718a
 def evict_checkpoint(ck:Checkpoint, cache_dir=None) -> int:
     "Remove a Hub checkpoint's revision from the Hub cache (its blobs unless another cached revision uses them); bytes freed."
-    if Path(ck.model).exists(): return 0                       # a local folder is the user's, never removed
+    if Path(_checkpoint(ck).model).exists(): return 0                       # a local folder is the user's, never removed
     from huggingface_hub import scan_cache_dir, constants
     from huggingface_hub.errors import CacheNotFound
     try: info = scan_cache_dir(cache_dir or constants.HF_HUB_CACHE)
@@ -389,7 +406,7 @@ NOT_TOKENIZER = WEIGHT_SUFFIXES + (".h5", ".msgpack", ".onnx", ".ot")     # weig
 
 def tokenizer_key(ck:Checkpoint, api=None):
     "What a Hub checkpoint's tokenizer is built from (the git blob of every file but the weights), or None where unknown."
-    if ck.tokenizer is not None: return ("from", ck.tokenizer)       # another repository's: the same for the whole series
+    if _checkpoint(ck).tokenizer is not None: return ("from", ck.tokenizer)       # another repository's: the same for the whole series
     if Path(ck.model).exists(): return None
     try:
         from huggingface_hub import HfApi
@@ -444,7 +461,7 @@ def _changed(before:dict, after:dict) -> str:
 # %% ../nbs/07b_sweeps.ipynb #b5b13224
 def in_hub_cache(ck:Checkpoint, cache_dir=None) -> bool:
     "Whether any file of a Hub checkpoint's revision is in the Hub cache (a local folder: False)."
-    if Path(ck.model).exists(): return False
+    if Path(_checkpoint(ck).model).exists(): return False
     from huggingface_hub import try_to_load_from_cache
     return isinstance(try_to_load_from_cache(ck.model, "config.json", revision=ck.revision, cache_dir=cache_dir), str)
 
@@ -481,6 +498,8 @@ def _repo_lock(repo:str) -> RepoLock:
 # %% ../nbs/07b_sweeps.ipynb #33bdd8f8
 def run_job(ck:Checkpoint, measure, store, keep_files:bool=True, tokenizers:dict=None, check:bool=True, fetched:bool=False) -> int:
     "Load one checkpoint once, run every measure not yet stored, store each one's rows; rows written (0 if all were done). `fetched`: the sweep downloaded its files ahead (`prefetch`), so they are the sweep's to remove, not the user's."
+    _checkpoint(ck)
+    keep_files, check, fetched = flag(keep_files, "keep_files"), flag(check, "check"), flag(fetched, "fetched")
     store = store if isinstance(store, ResultStore) else ResultStore(store)
     todo = [m for m in measures(measure) if not store.done(_key(ck, m))]
     if not todo: return 0
@@ -669,6 +688,7 @@ def _want_gpu(measure): return str(measure.load.get("device") or "").startswith(
 def hub_files(ck:Checkpoint, api=None) -> list:
     "The files `load_model` reads of a Hub checkpoint: every file but the weights of other frameworks, and the weights it picks (`_pick_weights`); [] for a GGUF repository (its file is chosen by name)."
     from huggingface_hub import HfApi
+    _checkpoint(ck)
     names = (api or HfApi()).list_repo_files(ck.model, revision=ck.revision)
     weights = _pick_weights(names)
     if any(name.endswith(".gguf") for name in weights): return []
@@ -677,7 +697,7 @@ def hub_files(ck:Checkpoint, api=None) -> list:
 # %% ../nbs/07b_sweeps.ipynb #b82558a4
 def prefetch(ck:Checkpoint, cache_dir=None) -> bool:
     "Download a Hub checkpoint's files (`hub_files`) into the Hub cache ahead of its job; True when the sweep owns them (they were not cached before), False for a local folder or a cached revision."
-    if Path(ck.model).exists() or in_hub_cache(ck, cache_dir): return False
+    if Path(_checkpoint(ck).model).exists() or in_hub_cache(ck, cache_dir): return False
     from huggingface_hub import snapshot_download
     from tqdm.auto import tqdm
     class Quiet(tqdm):                                            # no progress bar of its own beside the sweep's
@@ -721,5 +741,6 @@ class Prefetcher:
 # %% ../nbs/07b_sweeps.ipynb #21f08f43
 def job_done(store, ck:Checkpoint, measure) -> bool:
     "Whether a store holds every measure of a checkpoint (what a sweep skips): a store or a folder, a Measure or a list."
+    _checkpoint(ck)
     store = store if isinstance(store, ResultStore) else ResultStore(store)
     return all(store.done(_key(ck, m)) for m in measures(measure))
