@@ -88,12 +88,16 @@ def _entropy_options(center, convention:str, normalization:str, name:str="conven
 
 # %% ../nbs/06b_prompts.ipynb #63a8aca7
 def _gram_entropy(lam:torch.Tensor, alpha:float, convention:str="project") -> float:
-    "The Rényi entropy (nats) of order `alpha` from a Gram matrix's eigenvalues `lam` (1-D float64) normalized to sum 1: under project those below its size x eps x the largest are zero; under skean every positive one counts (repitl's rule)."
+    "The Rényi entropy (nats) of order `alpha` from a Gram matrix's eigenvalues `lam` (1-D float64) normalized to sum 1: under project those below its size x eps x the largest are zero; under skean every positive one counts (repitl's rule). Computed without underflow at any order and without cancellation near 1."
     if convention == "skean": lam = lam[lam > 0]
     else: lam = lam[lam > len(lam) * torch.finfo(lam.dtype).eps * lam.max()]   # below the rounding of the largest: zero
     lam = lam / lam.sum()
-    if alpha == 1: return float(-(lam * torch.log(lam)).sum())
-    return float(torch.log((lam ** alpha).sum()) / (1 - alpha))
+    log = torch.log(lam)
+    if alpha == 1: return float(-(lam * log).sum())
+    if alpha < 2:                                                   # log sum p^a = log1p(sum p (p^(a-1) - 1)): exact as a -> 1
+        return float(-torch.log1p((lam * torch.expm1((alpha - 1) * log)).sum()) / (alpha - 1))
+    top = log.max()                                                 # p_max^a factored out: p^a underflows for large a
+    return float(alpha / (1 - alpha) * top + torch.log(torch.exp(alpha * (log - top)).sum()) / (1 - alpha))
 
 # %% ../nbs/06b_prompts.ipynb #c2f6eed9
 def _off_mean(X:torch.Tensor, rtol:float) -> tuple:
@@ -474,9 +478,22 @@ def prompt_summary(rows:pd.DataFrame) -> pd.DataFrame:
     return g.agg(mean="mean", sd="std", n="count").reset_index()
 
 # %% ../nbs/06b_prompts.ipynb #4a2f0087
+def _finite(x, name:str) -> np.ndarray:
+    "A series of numbers as a 1-D float64 array; a string, a matrix, NaN or inf is an error naming `name` (and the first bad positions)."
+    try: a = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError): raise TypeError(f"{name} must be a series of numbers; got {type(x).__name__} {str(x)[:40]!r}") from None
+    if a.ndim == 0 or isinstance(x, (str, bytes)): raise TypeError(f"{name} must be a list or 1-D array of numbers; got {x!r}")
+    if sum(s > 1 for s in a.shape) > 1: raise ValueError(f"{name} must be 1-D; got shape {a.shape}")
+    a = a.ravel()
+    bad = np.flatnonzero(~np.isfinite(a))
+    if bad.size:
+        raise ValueError(f"{name} has NaN or inf at {bad[:5].tolist()} ({bad.size} of {a.size}): it has no rank and no correlation "
+                         "(scipy would return nan); drop those pairs first")
+    return a
+
 def average_ranks(x) -> np.ndarray:
-    "Ranks 1..n of the values of x, tied values sharing the average of their ranks."
-    x = np.asarray(x, dtype=np.float64)
+    "Ranks 1..n of the values of x, tied values sharing the average of their ranks (NaN has no rank: refused)."
+    x = _finite(x, "x")
     order = np.argsort(x, kind="stable")
     sorted_x = x[order]
     starts = np.flatnonzero(np.r_[True, sorted_x[1:] != sorted_x[:-1]])     # where each run of equal values begins
@@ -486,38 +503,58 @@ def average_ranks(x) -> np.ndarray:
     return ranks
 
 # %% ../nbs/06b_prompts.ipynb #d8680eed
-def pearson(x, y) -> tuple:
-    "Pearson's r and its two-sided p-value (t with n - 2 degrees of freedom; the exact test for normal data)."
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    if len(x) != len(y) or len(x) < 3: raise ValueError(f"a correlation needs two series of the same length >= 3; got {len(x)} and {len(y)}")
-    x, y = x - x.mean(), y - y.mean()
-    if not (x @ x > 0 and y @ y > 0): raise ValueError("a correlation needs two series that vary; one is constant")
+def _pearson(x:np.ndarray, y:np.ndarray, names:tuple) -> tuple:
+    "Pearson's (r, p) of two finite float64 series checked by `_finite`, the series called `names` in errors."
+    if len(x) != len(y) or len(x) < 3:
+        raise ValueError(f"a correlation needs two series of the same length >= 3; got {len(x)} ({names[0]}) and {len(y)} ({names[1]})")
+    scaled = []
+    for v in (x, y):                                                # r is scale free; 1e308 would overflow v @ v (exact: a power of 2)
+        top = np.abs(v).max()
+        scaled.append(np.ldexp(v, -int(np.frexp(top)[1])) if top > 2.0**500 or 0 < top < 2.0**-500 else v)
+    x, y = scaled[0] - scaled[0].mean(), scaled[1] - scaled[1].mean()
+    for v, name in ((x, names[0]), (y, names[1])):
+        if not v @ v > 0: raise ValueError(f"a correlation needs two series that vary; one is constant ({name})")
     r = float(np.clip((x @ y) / math.sqrt((x @ x) * (y @ y)), -1, 1))
     n = len(x)
     if abs(r) == 1: return r, 0.0
     t = r * math.sqrt((n - 2) / (1 - r * r))
     return r, float(2 * scipy.stats.t.sf(abs(t), n - 2))
 
+def pearson(x, y) -> tuple:
+    "Pearson's r and its two-sided p-value (t with n - 2 degrees of freedom; the exact test for normal data); NaN or inf in x or y is an error naming it."
+    return _pearson(_finite(x, "x"), _finite(y, "y"), ("x", "y"))
+
 # %% ../nbs/06b_prompts.ipynb #4a5c3c02
 def spearman(x, y) -> tuple:
-    "Spearman's rho (Pearson's r of the average ranks) and its two-sided p-value (the same t approximation as scipy's)."
-    return pearson(average_ranks(x), average_ranks(y))
+    "Spearman's rho (Pearson's r of the average ranks) and its two-sided p-value (the same t approximation as scipy's); NaN or inf in x or y is an error naming it."
+    x, y = _finite(x, "x"), _finite(y, "y")
+    return _pearson(average_ranks(x), average_ranks(y), ("x", "y"))
 
 # %% ../nbs/06b_prompts.ipynb #b696253c
 def id_loss_correlation(rows:pd.DataFrame, n1:int=None) -> pd.DataFrame:
-    "Per layer: Pearson and Spearman correlations (with p-values) over the windows between their GRIDE at rank n1 (default: the finest, 1) and their next-token loss."
+    "Per layer: Pearson and Spearman correlations (with p-values) over the windows between their GRIDE at rank n1 (default: the finest, 1) and their next-token loss; a NaN or inf in either is an error naming the layer and the windows."
+    if not isinstance(rows, pd.DataFrame) or not {"metric", "value", "n1"} <= set(rows.columns):
+        raise TypeError(f"rows must be the table of a prompt profile (a DataFrame with metric, value, n1 and loss columns); got {type(rows).__name__}")
     if "loss" not in rows:
         raise ValueError("the rows have no loss column: a prompt profile of an encoder has no next-token loss to correlate with")
     g = rows[rows.metric == "gride"]
     if g.empty: raise ValueError("the rows have no GRIDE rows")
-    n1 = int(g.n1.min()) if n1 is None else integer(n1, "n1")
+    n1 = int(g.n1.min()) if n1 is None else integer(n1, "n1", minimum=1)
     g = g[g.n1 == n1]
     if g.empty: raise ValueError(f"no GRIDE rows at n1={n1}; the rows have n1 in {sorted(rows.n1.dropna().unique().tolist())}")
     keys = [k for k in ("model", "source", "shuffle", "layer", "layer_name") if k in g]
     out = []
     for key, part in g.groupby(keys, sort=True):
         where = ", ".join(f"{k}={v}" for k, v in zip(keys, key))
-        try: (r, pr), (rho, prho) = pearson(part.value, part.loss), spearman(part.value, part.loss)
+        windows = part.window_index.to_numpy() if "window_index" in part else np.arange(len(part))
+        try:
+            for column, what in (("value", "the GRIDE values"), ("loss", "the losses")):
+                bad = ~np.isfinite(part[column].to_numpy(dtype=np.float64))
+                if bad.any(): raise ValueError(f"{what} are NaN or inf at windows {windows[bad][:5].tolist()} ({int(bad.sum())} of "
+                                               f"{len(part)}): they have no rank and no correlation; drop those windows first")
+            names = ("the GRIDE values", "the losses")
+            x, y = part.value.to_numpy(dtype=np.float64), part.loss.to_numpy(dtype=np.float64)
+            (r, pr), (rho, prho) = _pearson(x, y, names), _pearson(average_ranks(x), average_ranks(y), names)
         except ValueError as e: raise ValueError(f"{where}: {e}") from None
         out.append(dict(zip(keys, key), n1=n1, n2=2 * n1, n_windows=len(part), pearson=r, pearson_p=pr, spearman=rho,
                         spearman_p=prho))
