@@ -13,7 +13,7 @@ import pandas as pd
 import torch
 from torch import nn
 from torch.func import functional_call
-from .checks import integer, number, spec_with, spec_options
+from .checks import integer, number, flag, spec_with, spec_options
 from fastcore.basics import patch
 
 # %% auto #0
@@ -130,6 +130,7 @@ class Identity(nn.Module):
     "P = I (d = D): subspace training is then plain fine-tuning. Exists for tests."
     def __init__(self, d:int, D:int, seed:int=0, norm:int=None):
         super().__init__()
+        _check_size(d=d, D=D); _check_projection(seed, norm)      # the same doors as Fastfood and Dense
         if d != D: raise ValueError(f"the identity projection needs d == D, got d={d}, D={D}")
         self.d = self.D = d
     def forward(self, x): return x
@@ -143,7 +144,7 @@ _BLOCK = re.compile(r"^(.*?(?:^|\.)(?:layer|layers|h|block|blocks)\.\d+)\.")
 
 def group_keys(names, mode:str="tensor") -> list:
     "The SAID scale group of each parameter name: the name itself ('tensor'), or its block / first two module names ('layer')."
-    if mode not in SAID_GROUPS: raise ValueError(f"unknown said_groups {mode!r}; use one of {SAID_GROUPS}")
+    if mode not in SAID_GROUPS: raise ValueError(f"unknown said_groups mode {mode!r}; use one of {SAID_GROUPS}")
     if isinstance(names, str): raise TypeError(f"names must be a list of parameter names, not one string; got {names!r}")
     if mode == "tensor": return list(names)
     def key(k):
@@ -399,6 +400,16 @@ class D90:
     full: float                # best full fine-tuning accuracy
     target: float              # threshold * full
 
+    def __post_init__(self):
+        if not isinstance(self.table, pd.DataFrame):
+            raise TypeError(f"table must be a pandas DataFrame (one row per run); got {type(self.table).__name__}")
+        missing = [c for c in ("method", "d", "lr", "accuracy") if c not in self.table]
+        if missing or not len(self.table):
+            raise ValueError(f"table must hold the runs of a d90 search (columns method, d, lr, accuracy; one row per run); "
+                             f"got {len(self.table)} rows" + (f" without the column(s) {missing}" if missing else ""))
+        if not isinstance(self.d90, dict): raise TypeError(f"d90 must be a dict method -> d90; got {type(self.d90).__name__}")
+        self.full, self.target = number(self.full, "full"), number(self.target, "target")
+
     def curve(self) -> pd.DataFrame:
         "Best accuracy over learning rates per (method, d), with the lr that won."
         t = self.table[(self.table.method != "full") & self.table.accuracy.notna()]     # diverged runs have no accuracy
@@ -489,6 +500,7 @@ def d90(
 ) -> D90:                                # every run, the full fine-tuning reference, d90 per method (`D90`)
     "Full fine-tuning, then subspace training over `spec.ds` x `spec.lrs` for each method, and d90 per method."
     from tqdm.auto import tqdm
+    progress = flag(progress, "progress")
     if not isinstance(model, nn.Module): raise TypeError(f"model must be a torch nn.Module (a sequence classifier); got {type(model).__name__}")
     spec = spec_with(D90Spec, spec, "d90", **options)
     _check_data(train, model); _check_data(test, model)
