@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import numpy as np
 import torch
-from .checks import integer
+from .checks import integer, flag, indices, device as check_device
 from .knn import KNN, as_points, batched_knn, measured, resolution_of
 from .anisotropy import Moments, moments, reads_center
 from .intrinsic_dim import distinct_knn
@@ -19,13 +19,48 @@ from .neighbours import PairGeometry, batched_pairs, pair_geometry
 __all__ = ['GROUP', 'group_size', 'stacked', 'batched_moments', 'batched_tolerance', 'spectra_needed', 'layer_batch_values',
            'pair_batch_values']
 
+# %% ../nbs/02b_engine.ipynb #32f17272
+def _metrics(ms, name:str="ms") -> list:
+    "`ms` as a list of metric objects (`profile.Metric`: name, fn, params, k, moments); a metric's name is a TypeError saying to pass `profile.METRICS[name]`."
+    if isinstance(ms, (str, bytes)) or hasattr(ms, "fn") or not np.iterable(ms):
+        raise TypeError(f"{name} must be a list of metric objects (e.g. [profile.METRICS['twonn']]); got {type(ms).__name__} {str(ms)[:60]!r}")
+    ms = list(ms)
+    for i, m in enumerate(ms):
+        if isinstance(m, str):
+            raise TypeError(f"{name}[{i}] is the metric name {m!r}; pass the metric object profile.METRICS[{m!r}] (the engine sits "
+                            "below profile in the package's layers and does not read its registry)")
+        if not all(hasattr(m, a) for a in ("name", "fn", "params", "k", "moments")) or not callable(m.fn):
+            raise TypeError(f"{name}[{i}] must be a metric object (profile.Metric: name, fn, params, k, moments); got {type(m).__name__}")
+    return ms
+
+def _batches(batches, length:int, name:str="batches") -> list:
+    "The index batches as a non-empty list of 1-D int64 arrays in [0, length) (`checks.indices` each): a list of tensors, numpy arrays or nested lists, or a 2-D array (a batch per row)."
+    if isinstance(batches, torch.Tensor): batches = batches.detach().cpu().numpy()
+    if isinstance(batches, (str, bytes, dict)) or not np.iterable(batches):
+        raise TypeError(f"{name} must be a list of index arrays, one per batch; got {type(batches).__name__}")
+    batches = list(batches)
+    if not batches:
+        raise ValueError(f"{name} is empty: a layer's value is a mean over its batches, and no batch gives no value; pass at least one "
+                         "array of indices (e.g. intrinsic_dim.batch_indices)")
+    if all(np.ndim(b) == 0 for b in batches):
+        raise TypeError(f"{name} must be a list of index arrays, one per batch; got one 1-D array of {len(batches)} indices: wrap it in a list")
+    return [indices(b, f"{name}[{i}]", length) for i, b in enumerate(batches)]
+
+def _stack(X, name:str="X") -> torch.Tensor:
+    "X as a floating (B, n, d) torch tensor with B, n, d >= 1; anything else is an error naming `name`."
+    if not isinstance(X, torch.Tensor): raise TypeError(f"{name} must be a (B, n, d) torch tensor of batches; got {type(X).__name__}")
+    if X.ndim != 3 or 0 in X.shape: raise ValueError(f"{name} must be a (B, n, d) stack of batches; got shape {tuple(X.shape)}")
+    if not X.is_floating_point(): raise TypeError(f"{name} must hold floating point values; got {X.dtype}")
+    return X
+
 # %% ../nbs/02b_engine.ipynb #c0303f36
 GROUP = None        # batches per group: None, by device and memory (`group_size`); an int forces it on every device
 
 def group_size(n:int, d:int, device, pairs:bool=False) -> int:
     "How many batches of n points in d dimensions one batched computation takes: 1 on the CPU (its tuned per-batch kernels), else as many as half the free GPU memory holds."
+    n, d, pairs = integer(n, "n", 1), integer(d, "d", 1), flag(pairs, "pairs")
     if GROUP is not None: return integer(GROUP, "engine.GROUP", 1)
-    device = torch.device(device)
+    device = check_device(device, "device", default=torch.device("cpu"), none="the CPU")
     if device.type != "cuda": return 1
     per_batch = 8 * (3 * n * d + 4 * d * d) + 4 * 3 * n * n + (4 * 8 * n * n if pairs else 0)   # pairs: the layer before's
                                                       # distances kept, this layer's, and two temporaries of their size
@@ -35,6 +70,8 @@ def group_size(n:int, d:int, device, pairs:bool=False) -> int:
 # %% ../nbs/02b_engine.ipynb #12b6a449
 def stacked(points:torch.Tensor, batches:list, group:int) -> list:
     "The batches as stacked tensors: [(positions in `batches`, (B, n, d) float32)], batches of one size together, at most `group` in each."
+    if not isinstance(points, torch.Tensor) or points.ndim != 2: raise TypeError(f"points must be a 2-D torch tensor; got {type(points).__name__}")
+    batches, group = _batches(batches, len(points)), integer(group, "group", 1)
     by_size = {}
     for position, batch in enumerate(batches): by_size.setdefault(len(batch), []).append(position)
     out = []
@@ -48,7 +85,8 @@ def stacked(points:torch.Tensor, batches:list, group:int) -> list:
 # %% ../nbs/02b_engine.ipynb #f4349f93
 def batched_moments(X:torch.Tensor, centers:tuple) -> list:
     "`Moments` of each batch of X (B, n, d), n > d, with the eigenvalues of each center in `centers` solved in one batched call; every value on the host."
-    B, n, d = X.shape
+    B, n, d = _stack(X).shape
+    centers = tuple(flag(c, f"centers[{i}]") for i, c in enumerate(centers))
     Xd = X.double()
     mean = Xd.mean(1, keepdim=True)
     C = Xd - mean
@@ -70,6 +108,7 @@ def batched_moments(X:torch.Tensor, centers:tuple) -> list:
 # %% ../nbs/02b_engine.ipynb #85e50c59
 def batched_tolerance(X:torch.Tensor) -> list:
     "`tie_tolerance` of each batch of X (B, n, d), on the host."
+    X = _stack(X)
     top = X.abs().amax((1, 2)).double()
     safe = torch.where(top > 0, top, 1.0)
     largest = torch.linalg.vector_norm(X.double() / safe[:, None, None], dim=2).amax(1)
@@ -85,7 +124,7 @@ def _one_batch(Xb, ms, kmax) -> dict:
 # %% ../nbs/02b_engine.ipynb #8ea5fc13
 def spectra_needed(ms) -> tuple:
     "The centers (True: the covariance, False: the raw second moments) whose eigenvalues the spectral metrics of `ms` read: `anisotropy.reads_center` of each, its `center` option, its function's default, or its convention's (reptrix's RankMe reads the covariance, google-research's alpha-ReQ the raw matrix)."
-    return tuple(sorted({reads_center(m.fn, m.params) for m in ms if m.moments}))
+    return tuple(sorted({reads_center(m.fn, m.params) for m in _metrics(ms) if m.moments}))
 
 # %% ../nbs/02b_engine.ipynb #1686d0c6
 def _group_values(X, ms, kmax) -> list:
@@ -108,13 +147,22 @@ def _group_values(X, ms, kmax) -> list:
 
 # %% ../nbs/02b_engine.ipynb #c58b27e9
 def layer_batch_values(points, ms, batches:list, group:int=None) -> dict:
-    "{metric name: one value per batch of `batches`}: the batch metrics `ms` of one layer's points, the batches `group` at a time (default `group_size`: 1 on the CPU, the per-batch kernels; on a GPU as many as fit)."
+    "{metric name: one value per batch of `batches`}: the batch metrics `ms` (metric objects) of one layer's points, the batches (index arrays: tensors, numpy or lists) `group` at a time (default `group_size`: 1 on the CPU, the per-batch kernels; on a GPU as many as fit)."
+    ms = _metrics(ms)
+    if isinstance(points, torch.Tensor): as_points(points, min_points=0)   # the door: checked once here, every batch passed on as checked
+    else: points = as_points(points, min_points=0, name="points")        # numpy, nested lists: checked, as a tensor
+    batches = _batches(batches, len(points))
+    group = None if group is None else integer(group, "group", 1)
+    if not ms: return {}                                                   # nothing asked, nothing measured
     kmax = max((m.k for m in ms), default=0)
-    as_points(points, min_points=0)                  # the door: checked once here, every batch passed on as checked
     if not points.is_floating_point(): points = points.double()       # integers: measured in float64, batch by batch
-    n, d = min(len(batch) for batch in batches), points.shape[1]
-    if kmax and n <= kmax: raise ValueError(f"X has {n} points in its smallest batch; this needs at least {kmax + 1}")
-    group = group_size(n, d, points.device) if group is None else integer(group, "group", 1)
+    sizes = [len(batch) for batch in batches]
+    smallest = int(np.argmin(sizes))
+    n, d = sizes[smallest], points.shape[1]
+    if kmax and n <= kmax:
+        needs = next(m.name for m in ms if m.k == kmax)
+        raise ValueError(f"X has {n} points in its smallest batch (batches[{smallest}]); {needs} needs k = {kmax} neighbours, so at least {kmax + 1}")
+    group = group_size(n, d, points.device) if group is None else group
     values = [None] * len(batches)
     if group == 1 or points.dtype == torch.float64:
         for position, batch in enumerate(batches):
@@ -127,6 +175,13 @@ def layer_batch_values(points, ms, batches:list, group:int=None) -> dict:
 # %% ../nbs/02b_engine.ipynb #c1d1c617
 def pair_batch_values(A, B, metric, batches:list, group:int=None, reuse:dict=None) -> list:
     "`metric.fn(A[batch], B[batch], **metric.params)` for every batch (a `PairGeometry` each): for `pair_geometry`, the batches `group` at a time (default `group_size`). `reuse`: a dict kept across the pairs of a chain of layers; B's distances stay there, and the next call whose A is this B reads them instead of computing them again."
+    for X, name in ((A, "A"), (B, "B")):
+        if not isinstance(X, torch.Tensor) or X.ndim != 2: raise TypeError(f"{name} must be a 2-D torch tensor (one layer's vectors); got {type(X).__name__}")
+    if len(A) != len(B): raise ValueError(f"A and B must hold the same points (row i of each: one token); got {len(A)} and {len(B)} rows")
+    if isinstance(metric, str): raise TypeError(f"metric is the metric name {metric!r}; pass the metric object profile.METRICS[{metric!r}]")
+    metric = _metrics([metric], "metric")[0]
+    batches = _batches(batches, len(A))
+    if reuse is not None and not isinstance(reuse, dict): raise TypeError(f"reuse must be None or a dict kept along a chain of layers; got {type(reuse).__name__}")
     n = len(batches[0])
     group = group_size(n, max(A.shape[1], B.shape[1]), A.device, pairs=True) if group is None else integer(group, "group", 1)
     if group == 1 or metric.fn is not pair_geometry or A.dtype == torch.float64 or B.dtype == torch.float64:
