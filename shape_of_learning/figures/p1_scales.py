@@ -16,6 +16,7 @@ from ..intrinsic_dim import id_scaling
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label
+from ..checks import integer, flag
 
 # %% auto #0
 __all__ = ['SCALES_CONFIGS', 'SCALES', 'ScalesConfig', 'depth_layers', 'compute_scales', 'plot_scales', 'scale_growth',
@@ -42,11 +43,14 @@ SCALES_CONFIGS = {"offline": ScalesConfig("offline", OFFLINE_ABOUT),
 
 def depth_layers(n_entries:int, depths) -> list:
     "Entry indices at relative depths (0 = embeddings, 1 = the last entry), rounded, without repeats."
+    n_entries = integer(n_entries, "n_entries", minimum=1)
     return list(dict.fromkeys(int(round(d * (n_entries - 1))) for d in depths))
 
 # %% ../../nbs/figures/p1_scales.ipynb #bd188e79
 def compute_scales(cfg, progress=False, cache=None) -> dict:
     "id_scaling of the vectors of each chosen layer of each model, with the layer, its relative depth and the effective rank."
+    if not isinstance(cfg, ScalesConfig): raise TypeError(f"cfg must be a ScalesConfig (e.g. SCALES_CONFIGS['quick']); got {type(cfg).__name__}")
+    progress = flag(progress, "progress")
     source, frames = text_source(cfg.source), []
     for model_label, name, window in cfg.models:
         model, tok, kind = load_model(name, device=cfg.device, dtype=cfg.dtype)
@@ -105,6 +109,11 @@ def plot_scales(t, cfg, axes=None):
 # %% ../../nbs/figures/p1_scales.ipynb #e35801a2
 def scale_growth(df) -> pd.DataFrame:
     "Per model and layer: GRIDE at the smallest and the largest rank, their ratio, and TwoNN on all vectors."
+    need = ["model", "layer", "layer_name", "depth", "estimator", "n1", "n2", "blocks", "dim"]
+    if not isinstance(df, pd.DataFrame): raise TypeError(f"df must be the scales table (a DataFrame); got {type(df).__name__}")
+    lacks = [c for c in need if c not in df.columns]
+    if lacks: raise ValueError(f"df lacks the columns {lacks}: it is not the scales table of `compute_scales`")
+    if not len(df): raise ValueError("df, the scales table, has no rows")
     rows = []
     for (m, layer), g in df.groupby(["model", "layer"], sort=False):
         gr = g[g.estimator == "gride"].sort_values("n1")
