@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from . import style
+from . import style, checks
 from .data import TextSource, text_source, labeled_texts
 from .catalog import local_checkpoints, series
 from .store import ResultStore, job_key
@@ -19,13 +19,22 @@ from .profile import POLICIES
 from .sweeps import MISSING_COLUMNS
 from .train import trained_series, training_log, get_preset, split_documents
 from .subspace import encode
-from .reproduce import default_cache
+from .reproduce import default_cache, REGISTRY, TaskConfig
 
 # %% auto #0
-__all__ = ['LINE_KEYS', 'PROFILE_WORDS', 'SEED_KEYS', 'profile_lines', 'words', 'line_name', 'profile_figure', 'scaling_figure',
-           'Turns', 'turns_sentence', 'turning_points', 'job_store', 'seed_job', 'seed_means', 'bell_test',
-           'sweep_source', 'run_checkpoints', 'missing_of', 'missing_notes', 'coverage', 'share_y', 'layer_rows',
-           'task_data']
+__all__ = ['LINE_KEYS', 'PROFILE_WORDS', 'POINT_COLUMNS', 'CHANGE_COLUMNS', 'SEED_KEYS', 'profile_lines', 'words', 'line_name',
+           'profile_figure', 'scaling_figure', 'Turns', 'turns_sentence', 'turning_points', 'job_store', 'seed_job',
+           'seed_means', 'bell_test', 'sweep_source', 'run_checkpoints', 'missing_of', 'missing_notes', 'coverage',
+           'share_y', 'layer_rows', 'task_data']
+
+# %% ../nbs/11f_plots.ipynb #c23104b8
+def _table(df, name:str, columns=(), rows:bool=False) -> pd.DataFrame:
+    "`df` when it is a DataFrame with `columns` (and, with `rows`, at least one row); else a TypeError / ValueError naming `name`."
+    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a pandas DataFrame; got {type(df).__name__}")
+    lacks = [c for c in columns if c not in df.columns]
+    if lacks: raise ValueError(f"{name} lacks the columns {lacks} (it has {list(df.columns)[:12]})")
+    if rows and not len(df): raise ValueError(f"{name} has no rows")
+    return df
 
 # %% ../nbs/11f_plots.ipynb #782708b1
 LINE_KEYS = ("table", "model", "revision", "step", "source", "special", "first", "outliers")
@@ -62,7 +71,9 @@ def _profile_frame(tables, labels, metrics, depth:str, axes) -> tuple:
     if len(labels) != len(tables): raise ValueError(f"{len(labels)} labels for {len(tables)} tables")
     need = {"layer", "metric", "value"}
     for name, table in zip(labels, tables):
-        if need - set(table.columns): raise ValueError(f"{name} is not a profile table: it lacks the columns {sorted(need - set(table.columns))}")
+        _table(table, f"tables ({name})")
+        if need - set(table.columns): raise ValueError(f"{name} is not a profile table (in tables): it lacks the columns {sorted(need - set(table.columns))}")
+        if not len(table): raise ValueError(f"{name} has no rows (in tables): nothing to draw")
     df = pd.concat([table.assign(table=name) for table, name in zip(tables, labels)], ignore_index=True)
     shown = list(dict.fromkeys(df.metric)) if metrics is None else list(metrics)
     unknown = [m for m in shown if m not in set(df.metric)]
@@ -183,6 +194,7 @@ def scaling_figure(tables, labels=None, title:str=None, ax=None):
     labels = [None] * len(tables) if labels is None else list(labels)
     if len(labels) != len(tables): raise ValueError(f"{len(labels)} labels for {len(tables)} tables")
     names = [name or f"table {i + 1}" for i, name in enumerate(labels)]
+    for table, name in zip(tables, names): _table(table, f"tables ({name})", ("estimator", "scale", "dim", "err"), rows=True)
     palette = style.colors(names)
     fig, (ax,) = style.figure(1, "one", height=2.9) if ax is None else (None, [ax])
     for table, name in zip(tables, names):
@@ -202,6 +214,22 @@ def scaling_figure(tables, labels=None, title:str=None, ax=None):
     style.title(fig, title or "Intrinsic dimension across scales; bars: 1 s.e.")
     return fig
 
+# %% ../nbs/11f_plots.ipynb #31bd31dd
+POINT_COLUMNS = ("kind", "value", "into_ok", "out_ok")
+CHANGE_COLUMNS = ("start", "end", "start_value", "end_value", "change", "low", "high", "threshold", "clear")
+
+def _turn_parts(points=None, changes=None, seeds=None, level=None, fmt=None, axis=None):
+    "The parts of a turning-point verdict that are given, checked: a TypeError / ValueError naming the first bad one."
+    if points is not None: _table(points, "points", POINT_COLUMNS + ((axis,) if isinstance(axis, str) else ()))
+    if changes is not None: _table(changes, "changes", CHANGE_COLUMNS, rows=True)
+    if seeds is not None: checks.integer(seeds, "seeds", minimum=1)
+    if level is not None:
+        if checks.number(level, "level", minimum=0, strict=True) >= 1: raise ValueError(f"level must be a number in (0, 1); got {level!r}")
+    if fmt is not None:
+        if not isinstance(fmt, str): raise TypeError(f"fmt must be a number format such as '.2f'; got {fmt!r} ({type(fmt).__name__})")
+        try: format(0.5, fmt)
+        except (ValueError, TypeError) as e: raise ValueError(f"fmt {fmt!r} is not a number format such as '.2f' ({e})") from None
+
 # %% ../nbs/11f_plots.ipynb #e324185d
 @dataclass
 class Turns:
@@ -211,9 +239,15 @@ class Turns:
     verdict: str
     seeds: int
 
+    def __post_init__(self):
+        _turn_parts(self.points, self.changes, self.seeds)
+        if not isinstance(self.verdict, str): raise TypeError(f"verdict must be a sentence (str); got {type(self.verdict).__name__}")
+
 # %% ../nbs/11f_plots.ipynb #5a9fe958
 def turns_sentence(points:pd.DataFrame, changes:pd.DataFrame, seeds:int, axis:str="step", fmt:str=".2f", level:float=0.95) -> str:
     "The verdict in words: the turns that clear the margin, then every stretch that clears it (change, interval, margin), chained where two meet."
+    if not isinstance(axis, str): raise TypeError(f"axis must be the name of points' axis column (str); got {axis!r}")
+    _turn_parts(points, changes, seeds, level, fmt, axis)
     at = lambda x: f"{int(x):,}" if float(x).is_integer() else f"{x:g}"          # 3,000; a relative depth 0.5
     clear = points[points.into_ok & points.out_ok]
     if not len(points): head = "no interior turn"
@@ -236,8 +270,11 @@ def turns_sentence(points:pd.DataFrame, changes:pd.DataFrame, seeds:int, axis:st
 def turning_points(curves:pd.DataFrame, rel:float=0.05, level:float=0.95, fmt:str=".2f") -> Turns:
     "Every interior local maximum and minimum of the seeds' mean curve (`curves`: indexed by step or depth, a column per seed), the change into and out of each per seed with a t-interval over seeds, against a margin of `rel` of the larger value a change joins."
     from scipy import stats
+    _table(curves, "curves"); _turn_parts(level=level, fmt=fmt)
+    if not curves.shape[1]: raise ValueError("curves has no columns: it needs a column per seed")
+    rel = checks.number(rel, "rel", minimum=0)
     c = curves.dropna().sort_index()
-    if len(c) < 3: raise ValueError(f"a curve needs at least 3 points to turn; got {len(c)}")
+    if len(c) < 3: raise ValueError(f"curves: a curve needs at least 3 points to turn; got {len(c)}")
     axis, n = c.index.name or "step", c.shape[1]
     x, v = c.index.to_numpy(), c.to_numpy(dtype=float)
     m = v.mean(axis=1)
@@ -279,6 +316,8 @@ def job_store(cache=None) -> ResultStore: return ResultStore(Path(cache or defau
 # %% ../nbs/11f_plots.ipynb #ab98a45d
 def seed_job(task:str, cfg, entry, seed:int, table:str, version:int) -> dict:
     "The cache key of one table of one model and one seed of a seeded task (the other seeds and models do not enter it)."
+    if not isinstance(cfg, TaskConfig): raise TypeError(f"cfg must be a TaskConfig; got {cfg!r:.60} ({type(cfg).__name__})")
+    seed, version = checks.integer(seed, "seed", minimum=0), checks.integer(version, "version", minimum=1)
     fields = {k: v for k, v in cfg.key().items() if k not in ("seeds", "models")}
     return job_key(task=task, table=table, version=version, config=type(cfg).__name__, fields=fields, model=list(entry), seed=seed)
 
@@ -287,7 +326,9 @@ SEED_KEYS = ("model", "kind", "source", "special", "first", "outliers", "outlier
 
 def seed_means(df:pd.DataFrame) -> pd.DataFrame:
     "What the figures draw from a table with a row per seed: one row per model x source x policy x layer x metric with `value` the mean over seeds, `seed_sd` the sd over seeds (ddof = 1; NaN with one seed), `seeds`, `batch_sd` (each seed's batch sd with ddof = 1, from the table's np.std over `n_batches`; NaN without batches) averaged over seeds, and `n_vectors`, `n_outliers` averaged over seeds."
+    _table(df, "df", ("value", "seed"))
     keys = [k for k in SEED_KEYS if k in df]
+    if not keys: raise ValueError(f"df has none of the columns {SEED_KEYS} that name a line and a layer")
     nb = df.n_batches if "n_batches" in df else pd.Series(1, index=df.index)
     d = df.assign(_batch=(df["std"] * np.sqrt(nb / (nb - 1))).where(nb > 1) if "std" in df else np.nan,
                   _n=df.n_vectors if "n_vectors" in df else np.nan, _out=df.n_outliers if "n_outliers" in df else np.nan,
@@ -302,7 +343,11 @@ def seed_means(df:pd.DataFrame) -> pd.DataFrame:
 def bell_test(t, metric:str="anisotropy", outliers:str="keep", rel:float=0.05, level:float=0.95, rule:str=None, factor:float=None) -> pd.DataFrame:
     "Per model (first position dropped): every interior maximum of the seeds' mean profile over depth that clears both ends (`plots.turning_points` on a column per seed: the change from each end with a t-interval over seeds, against a margin of `rel`; one seed: the margin alone); a bell when one is in the middle third; the highest such, with conservative lower ends from the batch sds. `rule` and `factor`: the outlier sweep's rows (outliers dropped by that rule at that factor) instead of the profile's."
     from scipy import stats
-    df = t["profiles"]
+    if not isinstance(t, dict) or "profiles" not in t: raise TypeError("t must be a task's tables (a dict) with a 'profiles' table")
+    df = _table(t["profiles"], "t['profiles']", ("model", "metric", "layer", "seed", "value", "outliers", "first"))
+    checks.choice(metric, "metric", tuple(dict.fromkeys(df.metric))); checks.choice(outliers, "outliers", ("keep", "drop"))
+    rel = checks.number(rel, "rel", minimum=0); _turn_parts(level=level)
+    if factor is not None: factor = checks.number(factor, "factor", minimum=0, strict=True)
     if rule is None:
         own = df[~df["sweep"].astype(bool)] if "sweep" in df else df        # the profile pass's rows, not the outlier sweep's
         sel = own[(own["first"] == "drop") & (own.metric == metric) & (own.outliers == outliers)]
@@ -350,6 +395,7 @@ def bell_test(t, metric:str="anisotropy", outliers:str="keep", rel:float=0.05, l
 # %% ../nbs/11f_plots.ipynb #e8b0f250
 def sweep_source(spec:str) -> TextSource:
     "The sweeps' text: `heldout` (the documents the runs trained here never saw) or any `data.text_source` name."
+    if not isinstance(spec, (str, Path)): raise TypeError(f"spec must be 'heldout' or a text source's name; got {spec!r} ({type(spec).__name__})")
     if spec != "heldout": return text_source(spec)
     docs = split_documents()["val"]
     fp = hashlib.sha256("\x00".join(docs).encode()).hexdigest()[:16]      # lets a sweep tokenize it once
@@ -358,6 +404,8 @@ def sweep_source(spec:str) -> TextSource:
 # %% ../nbs/11f_plots.ipynb #51492b3b
 def run_checkpoints(spec:str, preset:str):
     "(checkpoints, held-out loss by step or None, trained context or None) of a run entry."
+    if not isinstance(spec, str): raise TypeError(f"spec must be a series spec or 'trained:KIND'; got {spec!r} ({type(spec).__name__})")
+    get_preset(preset)                                  # a misspelt preset is named even where the spec does not train
     if spec.startswith("trained:"):
         what = spec.split(":", 1)[1]
         kind, tied = what.removesuffix("-tied"), what.endswith("-tied")
@@ -368,6 +416,8 @@ def run_checkpoints(spec:str, preset:str):
 # %% ../nbs/11f_plots.ipynb #ef844bab
 def missing_of(t:dict, table:str="training_missing") -> pd.DataFrame:
     "The checkpoints a task's sweeps did not measure (an empty table where none are missing)."
+    if not isinstance(t, dict): raise TypeError(f"t must be a task's tables (a dict); got {type(t).__name__}")
+    if table not in t: checks.choice(table, "table", tuple(sorted({task.missing for task in REGISTRY.values() if task.missing} | {"training_missing"})))
     return t.get(table, pd.DataFrame(columns=[*MISSING_COLUMNS, "run"]))
 
 # %% ../nbs/11f_plots.ipynb #4c6a0739
@@ -376,6 +426,7 @@ def _checkpoint_name(name:str) -> str: return name.rpartition("@")[2] if "@" in 
 # %% ../nbs/11f_plots.ipynb #a79305c2
 def missing_notes(missing:pd.DataFrame) -> list:
     "One line per run and reason: 'run: step7000, step14000 = main (same weights)', 'run: step3000 failed (OSError: ...)'."
+    _table(missing, "missing", ("run", "status", "detail", "checkpoint"))
     notes = []
     for (run, status, detail), g in missing.groupby(["run", "status", "detail"], sort=False):
         names = ", ".join(_checkpoint_name(str(c)) for c in g.checkpoint)
@@ -386,6 +437,7 @@ def missing_notes(missing:pd.DataFrame) -> list:
 # %% ../nbs/11f_plots.ipynb #95774bcb
 def coverage(n:int, gaps:pd.DataFrame) -> str:
     "'n of N' checkpoints measured, with why the others are not: '9 of 11 (1 failed, 1 same weights)'."
+    n, gaps = checks.integer(n, "n", minimum=0), _table(gaps, "gaps", ("status",))
     why = ", ".join(f"{int((gaps.status == s).sum())} {s}" for s in ("failed", "same weights") if (gaps.status == s).any())
     return f"{n} of {n + len(gaps)}" + (f" ({why})" if why else "")
 
@@ -398,6 +450,9 @@ def share_y(axes:list):
 # %% ../nbs/11f_plots.ipynb #254adce9
 def layer_rows(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
     "A metric's rows of the blocks' outputs, of the embedding output (layer 0), or of every layer (`all`: paper 1's mean)."
+    _table(prof, "prof", ("metric", "layer", "layer_name"))
+    if layers not in ("blocks", "embeddings", "all"): raise ValueError(f"layers must be 'blocks', 'embeddings' or 'all'; got {layers!r}")
+    checks.choice(metric, f"metric (of prof, {len(prof)} rows)", tuple(dict.fromkeys(prof.metric)))
     sel = prof[prof.metric == metric]
     if layers == "blocks": return sel[sel.layer_name.str.startswith("block")]
     if layers == "embeddings": return sel[sel.layer == 0]
@@ -407,6 +462,8 @@ def layer_rows(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFra
 # %% ../nbs/11f_plots.ipynb #9f5c92cf
 def task_data(tok, task:tuple, n_train:int, n_test:int, length:int) -> tuple:
     "(train, test) encoded batches: ('wiki-topics', class, class, ...), or a GLUE-style sentence-pair task (Hub or a saved folder)."
+    n_train, n_test = checks.integer(n_train, "n_train", minimum=1), checks.integer(n_test, "n_test", minimum=1)
+    length = checks.integer(length, "length", minimum=2)
     name, *labels = task
     if name == "wiki-topics":
         n = n_train + n_test
