@@ -28,7 +28,7 @@ from .localhub import LocalHub, hub_tasks, rehearse
 from .plan import PlanError, check_plan, print_plan, sweep_plan, plan as make_plan, BANDWIDTH
 from .runtime import runtime_text
 from .notebook import one_line_errors
-from .checks import NoDevice
+from .checks import NoDevice, dtype as checked_dtype
 
 # %% auto #0
 __all__ = ['DEMO_METRICS', 'METAVARS', 'MODEL_WORDS', 'SERIES_WORDS', 'TASK_WORDS', 'TABLE_FORMATS', 'FIGURE_FORMATS',
@@ -217,12 +217,15 @@ def checked(planned:pd.DataFrame, show:bool=True) -> pd.DataFrame:
 
 # %% ../nbs/12_cli.ipynb #01c0637d
 def placement(dtype:str=None, device:str=None, here:bool=True) -> tuple:
-    "`--dtype` and `--device` checked before any work: a torch dtype's name, a device torch knows (and, `here`, this machine has)."
-    if dtype is not None and not isinstance(getattr(torch, str(dtype).removeprefix("torch."), None), torch.dtype):
-        raise ValueError(f"--dtype {dtype!r} is not a torch dtype; use e.g. float32, bfloat16 or float16")
+    "`--dtype` and `--device` checked before any work: a floating dtype's name (`checks.dtype`), a device models run on (cpu, cuda, mps; and, `here`, one this machine has)."
+    checked_dtype(dtype, "--dtype")                  # int8 a ValueError by name here, not every checkpoint failed inside
     if device is None: return dtype, device
-    try: where = torch.device(device)
+    try:
+        if not isinstance(device, (str, torch.device)): raise TypeError(device)       # torch reads 3 as cuda:3
+        where = torch.device(device)
     except (RuntimeError, TypeError): raise ValueError(f"--device {device!r} is not a device; use e.g. cpu, cuda or cuda:1") from None
+    if where.type not in ("cpu", "cuda", "mps"):
+        raise ValueError(f"--device {device!r} is not a device models run on here; use cpu, cuda, cuda:N or mps")
     if here and where.type == "cuda" and not torch.cuda.is_available():
         raise NoDevice(f"--device {device}: this machine has no GPU that torch can use; leave --device out to run on the CPU")
     if here and where.type == "cuda" and (where.index or 0) >= torch.cuda.device_count():
@@ -360,8 +363,8 @@ def sol_profile(
 ):
     "Profile every layer of MODEL on a text source and write one row per layer and metric, and its figure."
     table_path(out)                                  # a name we cannot write fails before the model is loaded
+    placement(dtype, device)                         # before a source is read (enwik8 is a download)
     spec, sources = spec_from_options(**options), text_sources(source)   # a bad option or a missing file fails here too
-    placement(dtype, device)
     m, tok, _ = load_model(model, revision=revision, dtype=dtype, device=device)
     df = layer_profile(m, tok, sources, spec, model_name=model, revision=revision, progress=True)
     path = write_table(df, out)
