@@ -12,7 +12,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import scipy.stats
-from ..checks import integer
+from ..checks import integer, flag, choice
 from ..data import text_source
 from ..engine import layer_batch_values
 from ..hidden import layer_names
@@ -37,6 +37,15 @@ class PeerRule:
     measure: Metric         # what `engine.layer_batch_values` runs: the registry's own entry for a default
     words: str              # whose rule, in words (legends, findings)
     default: bool = False   # the project's default
+
+    def __post_init__(self):                 # a rule the engine cannot run: named here, not inside a batch
+        choice(self.metric, "PeerRule.metric", sorted({m.variant_of or m.name for m in METRICS.values()}))
+        if not isinstance(self.convention, str): raise TypeError(f"PeerRule.convention must be a str; got {self.convention!r}")
+        if not isinstance(self.measure, Metric): raise TypeError(f"PeerRule.measure must be a profile.Metric; got {type(self.measure).__name__}")
+        if (self.measure.variant_of or self.measure.name) != self.metric or self.measure.params.get("convention", self.convention) != self.convention:
+            raise ValueError(f"PeerRule.convention {self.convention!r} of {self.metric!r} is not what its measure "
+                             f"{self.measure.name!r} runs (convention {self.measure.params.get('convention')!r})")
+        flag(self.default, "PeerRule.default")
 
 # %% ../../nbs/figures/g4_conventions.ipynb #b6c89c41
 def _peer(name:str, words:str) -> PeerRule:
@@ -78,9 +87,17 @@ CONVENTIONS_CONFIGS = {
     "offline": ConventionsConfig("offline", OFFLINE_ABOUT),
     "quick": ConventionsConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=512, batch_size=512)}
 
+# %% ../../nbs/figures/g4_conventions.ipynb #275bfafa
+def _config(cfg, cls=TaskConfig, name:str="cfg"):
+    "`cfg` when it is a `cls` (a task configuration); else a TypeError naming `name` (not an AttributeError inside)."
+    if not isinstance(cfg, cls):
+        raise TypeError(f"{name} must be a {cls.__name__} (e.g. CONVENTIONS_CONFIGS['quick']); got {type(cfg).__name__}")
+    return cfg
+
 # %% ../../nbs/figures/g4_conventions.ipynb #83f1708d
 def conventions_spec(cfg:ConventionsConfig, window:int) -> ProfileSpec:
     "The profile pass whose vectors and batches the table measures: the default metrics of RULES, the profiles' policies (special tokens and the first position dropped, outliers kept)."
+    _config(cfg, ConventionsConfig)
     return ProfileSpec(metrics=RULE_METRICS, n_tokens=cfg.n_tokens, window=window, batch_size=min(cfg.batch_size, cfg.n_tokens), seed=cfg.seed)
 
 # %% ../../nbs/figures/g4_conventions.ipynb #e4c0a00d
@@ -93,6 +110,7 @@ def layer_rows(points, rules=RULES, batch_size:int=4096, seed:int=0) -> list:
 # %% ../../nbs/figures/g4_conventions.ipynb #8016460a
 def model_conventions(cfg:ConventionsConfig, entry, progress:bool=False) -> pd.DataFrame:
     "One model's rows: the vectors of every entry in one forward pass, then `layer_rows` of each; the seconds of both in every row."
+    _config(cfg, ConventionsConfig); progress = flag(progress, "progress")
     label, name, window = entry
     model, tokenizer, kind = load_model(name, device=cfg.device, dtype=cfg.dtype)
     names, spec, source = layer_names(model.config), conventions_spec(cfg, window), text_source(cfg.source)
@@ -110,6 +128,7 @@ def model_conventions(cfg:ConventionsConfig, entry, progress:bool=False) -> pd.D
 # %% ../../nbs/figures/g4_conventions.ipynb #57a4aa38
 def compute_conventions(cfg:ConventionsConfig, progress:bool=False, cache=None) -> dict:
     "Every model of `cfg`: a row per model x layer x metric x convention ('conventions')."
+    _config(cfg, ConventionsConfig); progress = flag(progress, "progress")
     return {"conventions": pd.concat([model_conventions(cfg, entry, progress) for entry in cfg.models], ignore_index=True)}
 
 CONVENTIONS = register(Task("conventions", "peers' conventions: scikit-dimension, LLM-Microscope, reptrix, google-research",
@@ -157,6 +176,7 @@ CONVENTION_COLORS = {"facco": PALETTE["black"], "skdim": PALETTE["orange"], "mic
 def plot_conventions(t:dict, cfg, axes=None):
     "The value of every layer under each convention: a panel per model (rows) and metric (columns), the default black and solid, the peers coloured; into `axes` (models x metrics), else a two-column figure."
     from matplotlib.lines import Line2D
+    _config(cfg)
     df = checked_table(t)
     models, metrics = list(dict.fromkeys(df.model)), list(dict.fromkeys(df.metric))
     fig, axes = figure(len(models) * len(metrics), "two", height=2.0 * len(models) + 1.1, ncols=len(metrics)) if axes is None else (None, axes)
