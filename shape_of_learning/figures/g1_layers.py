@@ -20,6 +20,7 @@ from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QU
 from ..reproduce import TaskConfig, Task, register, dtype_column
 from ..style import figure, styled, title, label, colors, token_text, wrap, GREY, RC
 from ..plots import seed_means, seed_job, job_store, turning_points, bell_test
+from ..checks import flag, number, integer, choice
 
 # %% auto #0
 __all__ = ['LAYER_METRICS', 'POSITION_POLICIES', 'LAYERS_VERSION', 'LAYERS_CONFIGS', 'LAYERS', 'PROFILE_COLUMNS',
@@ -50,6 +51,20 @@ class LayersConfig(TaskConfig):
             if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[2], int) and entry[2] > 1):
                 raise ValueError(f"LayersConfig.models holds (label, model name, window > 1) entries, e.g. {OFFLINE_MODELS[0]}; got {entry!r}")
 
+# %% ../../nbs/figures/g1_layers.ipynb #df5b2b8e
+def _config(cfg, cls=TaskConfig, name:str="cfg"):
+    "`cfg` when it is a `cls` (a task configuration); else a TypeError naming `name`."
+    if not isinstance(cfg, cls):
+        raise TypeError(f"{name} must be a {cls.__name__} (e.g. LAYERS_CONFIGS['quick']); got {type(cfg).__name__}")
+    return cfg
+
+def _margins(rel, level) -> tuple:
+    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
+    rel = number(rel, "rel", minimum=0)
+    level = number(level, "level", minimum=0, maximum=1, strict=True)
+    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
+    return rel, level
+
 # %% ../../nbs/figures/g1_layers.ipynb #113bfee7
 LAYERS_CONFIGS = {
     "offline": LayersConfig("offline", OFFLINE_ABOUT),
@@ -59,12 +74,15 @@ LAYERS_CONFIGS = {
 
 def layers_spec(cfg:LayersConfig, window:int, seed:int) -> ProfileSpec:
     "The profile pass of one model and seed: every metric of LAYER_METRICS under the profiles' defaults (special tokens and the first position dropped, outliers kept)."
+    _config(cfg, LayersConfig)
     return ProfileSpec(metrics=LAYER_METRICS, n_tokens=cfg.n_tokens, batch_size=min(cfg.batch_size, cfg.n_tokens), window=window,
                        seed=seed)
 
 # %% ../../nbs/figures/g1_layers.ipynb #afd26e00
 def massive_rows(model, tokenizer, source, spec:ProfileSpec, top:int=5, policies=POSITION_POLICIES, progress:bool=False) -> pd.DataFrame:
     "The `top` largest |entries| of every entry's vectors under each (special, first) of `policies` (`spec`'s windows otherwise): one row per policy x layer x rank with the token, dimension, value and ratio to the median |entry|."
+    if not isinstance(spec, ProfileSpec): raise TypeError(f"spec must be a ProfileSpec; got {type(spec).__name__}")
+    top, progress = integer(top, "top", minimum=1), flag(progress, "progress")
     names, width = layer_names(model.config), model.config.hidden_size
     group = max(1, memory_budget("cpu") // (spec.n_tokens * width * 4))      # float32 vectors of `group` layers at a time
     frames = []
@@ -89,6 +107,7 @@ def massive_rows(model, tokenizer, source, spec:ProfileSpec, top:int=5, policies
 # %% ../../nbs/figures/g1_layers.ipynb #9924cc1a
 def layers_job(cfg:LayersConfig, entry, seed:int, progress:bool=False, cache=None) -> dict:
     "One model under one window-draw seed (cached): its profile pass with every metric of LAYER_METRICS ('layers'), and under the first seed the largest entries of every layer ('layers_massive'); `seconds` in every row."
+    _config(cfg, LayersConfig); progress = flag(progress, "progress")
     store = job_store(cache)
     made = ("layers", "layers_massive") if seed == cfg.seeds[0] else ("layers",)
     keys = {t: seed_job("layers", cfg, entry, seed, t, LAYERS_VERSION) for t in made}
@@ -112,6 +131,7 @@ def layers_job(cfg:LayersConfig, entry, seed:int, progress:bool=False, cache=Non
 # %% ../../nbs/figures/g1_layers.ipynb #f4d4f0ee
 def compute_layers(cfg:LayersConfig, progress:bool=False, cache=None) -> dict:
     "Every model under every seed of `cfg.seeds`, each (model, seed) a cached job (`layers_job`): the profile rows, one per seed ('layers'), and the largest entries under the first seed ('layers_massive')."
+    _config(cfg, LayersConfig); progress = flag(progress, "progress")
     jobs = [layers_job(cfg, entry, seed, progress, cache) for seed in cfg.seeds for entry in cfg.models]
     return {t: pd.concat([j[t] for j in jobs if t in j], ignore_index=True) for t in ("layers", "layers_massive")}
 
@@ -146,7 +166,8 @@ def checked_rows(df, need, what:str, models=None) -> pd.DataFrame:
     "The rows of the table `df` (called `what` in errors) of the model labels `models` (None: all): a table without the columns `need`, or a label it does not hold, is a ValueError naming them."
     if not isinstance(df, pd.DataFrame): raise TypeError(f"the {what} table must be a pandas DataFrame; got {type(df).__name__}")
     lacks = [c for c in need if c not in df.columns]
-    if lacks: raise ValueError(f"the {what} table lacks the columns {lacks}: it is not a table of the layers task (`compute_layers`)")
+    if lacks: raise ValueError(f"the {what} table (df) lacks the columns {lacks}: it is not a table of the layers task (`compute_layers`)")
+    if not len(df): raise ValueError(f"the {what} table (df) has no rows")
     if models is None: return df
     models = [models] if isinstance(models, str) else list(models)
     unknown = [m for m in models if m not in set(df.model)]
@@ -156,6 +177,9 @@ def checked_rows(df, need, what:str, models=None) -> pd.DataFrame:
 # %% ../../nbs/figures/g1_layers.ipynb #10eca491
 def mid_peak(curves:pd.DataFrame, last:int, rel:float=0.05, level:float=0.95) -> dict:
     "The extremum test of `plots.bell_test` on a curve over depth that starts at any layer (`curves`: indexed by layer, a column per seed): interior maxima of the seeds' mean that clear both ends (`plots.turning_points`), a peak in the middle third of the depth (layer / `last` in [1/3, 2/3]), the highest such, and the verdict."
+    if not isinstance(curves, pd.DataFrame): raise TypeError(f"curves must be a DataFrame (a column per seed); got {type(curves).__name__}")
+    if curves.shape[1] == 0 or len(curves) == 0: raise ValueError(f"curves must have a row per layer and a column per seed; got shape {curves.shape}")
+    last, (rel, level) = integer(last, "last", minimum=1), _margins(rel, level)
     c = curves.dropna().sort_index().rename_axis("layer")
     n = c.shape[1]
     p = turning_points(c, rel, level).points
@@ -181,7 +205,9 @@ def mid_peak(curves:pd.DataFrame, last:int, rel:float=0.05, level:float=0.95) ->
 # %% ../../nbs/figures/g1_layers.ipynb #fd8e7454
 def id_profiles(t:dict, models=None, metric:str="gride", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
     "Per model: the ID profile's peak, onset and phase end (`id_peak` of the seeds' mean from block 1; layers, relative depths, the range over seeds) and the extremum test over seeds on the blocks (`mid_peak`) and on every entry (`plots.bell_test`)."
+    rel, level = _margins(rel, level)
     df = checked_rows(t["layers"], PROFILE_COLUMNS, "layers", models)
+    metric = choice(metric, "metric", sorted(set(df.metric)))
     sel = df[(df.metric == metric) & (df["first"] == "drop") & (df.outliers == "keep")]
     if not len(sel): raise ValueError(f"the layers table has no {metric!r} rows (first position dropped, outliers kept)")
     every = bell_test({"profiles": sel}, metric=metric, rel=rel, level=level).set_index("model")
@@ -246,6 +272,7 @@ def _counts(values, n:int=3) -> str:
 # %% ../../nbs/figures/g1_layers.ipynb #f386b5ab
 def massive_summary(t:dict, models=None, large:float=100.0) -> pd.DataFrame:
     "Per model and position policy (first seed): the largest ratio of an entry to its layer's median |entry| and its layer, the layers above `large`, and over their top entries the dimensions, tokens and positions that carry them; with the profile's `massive` (seeds' mean) under the profile's policy."
+    large = number(large, "large", minimum=0, strict=True)
     big = checked_rows(t["layers_massive"], MASSIVE_COLUMNS, "layers_massive", models)
     prof = checked_rows(t["layers"], PROFILE_COLUMNS, "layers", models)
     own = seed_means(prof[(prof.metric == "massive") & (prof["first"] == "drop") & (prof.outliers == "keep")])
@@ -336,6 +363,7 @@ def _layers_title(df:pd.DataFrame) -> str:
 @styled
 def plot_layers(t:dict, cfg, axes=None):
     "Every metric of the layers task against relative depth, one panel each (`LAYER_PANELS`), a line per model (seeds' mean, ±1 s.d. band over seeds), the ID peak and onset marked; into six `axes`, else a two-column figure."
+    _config(cfg)
     df = checked_rows(t["layers"], PROFILE_COLUMNS, "layers")
     df = df[(df["first"] == "drop") & (df.outliers == "keep")]
     big = checked_rows(t["layers_massive"], MASSIVE_COLUMNS, "layers_massive")
