@@ -17,7 +17,7 @@ import copy
 import torch.nn.functional as F
 from .data import wiki_source, labeled_texts, sol_cache
 from .models import quiet_transformers
-from .checks import spec_with, spec_options
+from .checks import spec_with, spec_options, integer, number, flag, choice, device as check_device
 
 # %% auto #0
 __all__ = ['PRESETS', 'SPECIALS', 'PAD', 'BOS', 'EOS', 'UNK', 'CLS', 'SEP', 'MASK', 'LOG_COLUMNS', 'PROBE', 'DEFAULT_RUNS',
@@ -28,7 +28,7 @@ __all__ = ['PRESETS', 'SPECIALS', 'PAD', 'BOS', 'EOS', 'UNK', 'CLS', 'SEP', 'MAS
 # %% ../nbs/08_train.ipynb #1cd5108b
 def checkpoint_steps(total:int, n:int=20, spacing:str="log-even") -> list:
     "`n` distinct steps from 0 to `total`: 0, then log-spaced below total/m, then m evenly spaced (m = n//2 when it fits); `spacing='log'`: 0, then log-spaced up to total."
-    total, n = int(total), int(n)
+    total, n = integer(total, "total"), integer(n, "n")        # 1.5 is not read as 1, nor "x" a ValueError of int()
     if spacing not in ("log-even", "log"): raise ValueError(f"spacing must be 'log-even' or 'log'; got {spacing!r}")
     if n < 2: raise ValueError(f"n must be >= 2 (step 0 and the last step); got {n}")
     if total < n - 1: raise ValueError(f"{n} distinct checkpoints need total >= {n - 1} steps; got {total}")
@@ -71,6 +71,21 @@ class Preset:
     checkpoints: int = 20
     spacing: str = "log-even"      # checkpoint_steps' spacing: "log-even" or "log" (the training study)
 
+    def __post_init__(self):
+        "Every field checked once, when made (a Preset of 1.5 layers or a NaN learning rate is refused by name, not trained)."
+        for name, low in (("layers", 1), ("d", 1), ("heads", 1), ("ctx", 2), ("batch", 1), ("steps", 1),
+                          ("vocab", 7 + 256), ("val_windows", 1), ("checkpoints", 2)):
+            integer(getattr(self, name), name, low)
+        if self.max_chars is not None: integer(self.max_chars, "max_chars", 1)
+        number(self.lr, "lr", 0, strict=True)
+        if self.encoder_lr is not None: number(self.encoder_lr, "encoder_lr", 0, strict=True)
+        number(self.warmup, "warmup", 0, 1); number(self.min_lr, "min_lr", 0, 1)
+        number(self.weight_decay, "weight_decay", 0); number(self.clip, "clip", 0)
+        if isinstance(self.betas, (str, bytes)) or not hasattr(self.betas, "__len__") or len(self.betas) != 2:
+            raise TypeError(f"betas must be two numbers (AdamW's beta1, beta2); got {self.betas!r}")
+        for b in self.betas: number(b, "betas", 0, 1)
+        choice(self.spacing, "spacing", ("log-even", "log"))
+
 # %% ../nbs/08_train.ipynb #8df6a8f0
 _study = dict(batch=16, steps=3000, spacing="log")                 # the training study (figures/study): 2,048 tokens a step
 _study_gpu = dict(ctx=512, batch=16, steps=5000, vocab=16_384, val_windows=256, checkpoints=25, spacing="log")
@@ -107,10 +122,18 @@ PAD, BOS, EOS, UNK, CLS, SEP, MASK = range(len(SPECIALS))
 def _sources():
     return {"wikipedia-sample": tuple(wiki_source()), "wiki-topics": tuple(labeled_texts("wiki-topics").texts)}
 
+# %% ../nbs/08_train.ipynb #9944d495a
+def _check_split(split_seed, val_frac) -> tuple:
+    "The split's seed (an integer >= 0: it seeds NumPy) and held-out fraction (in (0, 1)), checked where they enter."
+    split_seed = integer(split_seed, "split_seed", 0)
+    if not 0 < number(val_frac, "val_frac") < 1: raise ValueError(f"val_frac must be in (0, 1); got {val_frac}")
+    return split_seed, val_frac
+
 # %% ../nbs/08_train.ipynb #a50c29fb
 def split_documents(val_frac:float=0.05, split_seed:int=0, max_chars:int=None, sources:dict=None) -> dict:
     "{'train': [...], 'val': [...]} documents: a seeded split by document within each source."
-    if not 0 < val_frac < 1: raise ValueError(f"val_frac must be in (0, 1); got {val_frac}")
+    split_seed, val_frac = _check_split(split_seed, val_frac)
+    if max_chars is not None: max_chars = integer(max_chars, "max_chars", 1)
     sources = _sources() if sources is None else sources
     out = {"train": [], "val": []}
     total = sum(len(t) for docs in sources.values() for t in docs)
@@ -131,6 +154,7 @@ def split_documents(val_frac:float=0.05, split_seed:int=0, max_chars:int=None, s
 def train_tokenizer(texts, vocab:int=4096):
     "A byte-level BPE `tokenizers.Tokenizer` of `vocab` tokens (specials included) trained on `texts`."
     from tokenizers import Tokenizer, models, pre_tokenizers, decoders, trainers
+    vocab = integer(vocab, "vocab")
     if vocab < len(SPECIALS) + 256:
         raise ValueError(f"vocab must be >= {len(SPECIALS) + 256} (specials + 256 bytes); got {vocab}")
     tok = Tokenizer(models.BPE(unk_token="<unk>"))
@@ -164,7 +188,7 @@ def _check_kind(kind):
 # %% ../nbs/08_train.ipynb #9b99789d
 def token_chunks(tokenizer, docs, kind:str, ctx:int) -> np.ndarray:
     "(n, ctx) int64 windows: the documents' token stream with separators, chunked and wrapped in special tokens."
-    _check_kind(kind)
+    _check_kind(kind); ctx = integer(ctx, "ctx")
     body = ctx - (1 if kind == "decoder" else 2)
     if body < 1: raise ValueError(f"ctx={ctx} leaves no room for text")
     sep = EOS if kind == "decoder" else SEP
@@ -180,6 +204,7 @@ def token_chunks(tokenizer, docs, kind:str, ctx:int) -> np.ndarray:
 # %% ../nbs/08_train.ipynb #2c72b689
 def step_batch(n:int, batch:int, step:int, seed:int) -> np.ndarray:
     "Indices (into n chunks) of the windows of `step`: seeded epoch permutations read `batch` at a time."
+    n, batch, step, seed = integer(n, "n", 1), integer(batch, "batch", 1), integer(step, "step", 0), integer(seed, "seed", 0)
     pos = np.arange(step * batch, (step + 1) * batch)
     epochs, at = pos // n, pos % n
     out = np.empty(batch, dtype=np.int64)
@@ -191,7 +216,11 @@ def step_batch(n:int, batch:int, step:int, seed:int) -> np.ndarray:
 # %% ../nbs/08_train.ipynb #ddf0c82b
 def mask_tokens(ids:torch.Tensor, vocab:int, generator:torch.Generator, p:float=0.15):
     "BERT masking: (inputs, labels) with -100 where not selected; selected: 80% [MASK], 10% random token, 10% kept."
-    ids = torch.as_tensor(ids)
+    try: ids = torch.as_tensor(ids)
+    except (TypeError, ValueError, RuntimeError) as e: raise TypeError(f"ids must be integer token ids; got {type(ids).__name__} ({e})") from None
+    if ids.is_floating_point() or ids.is_complex() or ids.dtype == torch.bool:
+        raise TypeError(f"ids must be integer token ids; got dtype {ids.dtype}")
+    vocab, p = integer(vocab, "vocab", len(SPECIALS) + 1), number(p, "p", 0, 1)
     u = torch.rand(ids.shape, generator=generator)
     kind = torch.rand(ids.shape, generator=generator)
     rand = torch.randint(len(SPECIALS), vocab, ids.shape, generator=generator)
@@ -205,7 +234,8 @@ def model_config(kind:str, preset="cpu", tied:bool=False, vocab:int=None):
     "The transformers config of a `kind` model of `preset` size."
     from transformers import GPTNeoXConfig, BertConfig
     _check_kind(kind)
-    p = get_preset(preset)
+    p, tied = get_preset(preset), flag(tied, "tied")
+    if vocab is not None: vocab = integer(vocab, "vocab", len(SPECIALS) + 1)
     if p.d % p.heads: raise ValueError(f"d={p.d} is not divisible by heads={p.heads}")
     common = dict(vocab_size=vocab or p.vocab, hidden_size=p.d, num_hidden_layers=p.layers,
                   num_attention_heads=p.heads, intermediate_size=4 * p.d, max_position_embeddings=p.ctx,
@@ -218,14 +248,14 @@ def model_config(kind:str, preset="cpu", tied:bool=False, vocab:int=None):
 def build_model(kind:str, preset="cpu", tied:bool=False, seed:int=0, vocab:int=None):
     "A freshly initialised model (seeded)."
     from transformers import GPTNeoXForCausalLM, BertForMaskedLM
-    cfg = model_config(kind, preset, tied, vocab)
+    cfg, seed = model_config(kind, preset, tied, vocab), integer(seed, "seed", 0)
     torch.manual_seed(seed)
     return (GPTNeoXForCausalLM if kind == "decoder" else BertForMaskedLM)(cfg)
 
 # %% ../nbs/08_train.ipynb #d9e8e96c
 def lr_at(step:int, preset="cpu") -> float:
     "Learning rate used for the update that leads from `step` to `step + 1`."
-    p = get_preset(preset)
+    p, step = get_preset(preset), number(step, "step", 0)      # a real step: the schedule between steps
     w = max(1, round(p.warmup * p.steps))
     if step < w: return p.lr * (step + 1) / w
     t = min(1.0, (step - w) / max(1, p.steps - w))
@@ -308,6 +338,8 @@ class TrainSpec:
 
     def __post_init__(self):
         _check_kind(self.kind)
+        flag(self.tied, "tied"); integer(self.seed, "seed", 0); _check_split(self.split_seed, self.val_frac)
+        if self.steps is not None and integer(self.steps, "steps") < 1: raise ValueError(f"steps must be >= 1; got {self.steps}")
         steps = self.hyper().steps                   # an unknown preset fails here too
         if steps < 1: raise ValueError(f"steps must be >= 1; got {steps}")
 
@@ -397,6 +429,15 @@ def _save_checkpoint(model, tokenizer, optimizer, out_dir:Path, step:int, rows:l
     for state in out_dir.glob("step*/training_state.pt"):
         if state.parent != final: state.unlink()
 
+# %% ../nbs/08_train.ipynb #d60f87a3
+def _session(progress, stop_after, device) -> tuple:
+    "A training session's own options (not the run's identity), checked before any checkpoint is read: (progress, stop_after, device)."
+    progress = flag(progress, "progress")
+    if stop_after is not None: stop_after = integer(stop_after, "stop_after", 0)
+    device = check_device(device, "device", default=torch.device("cuda" if torch.cuda.is_available() else "cpu"),
+                          none="CUDA where available, else the CPU")
+    return progress, stop_after, device
+
 # %% ../nbs/08_train.ipynb #774239aa
 @spec_options(TrainSpec)
 def train_model(
@@ -409,11 +450,11 @@ def train_model(
 ) -> Path:                           # out_dir, holding the run's checkpoints and run.json
     "Train (or resume) a small model from scratch on the offline Wikipedia text, saving HF checkpoints; returns out_dir."
     spec, out_dir = spec_with(TrainSpec, spec, "training", **options), Path(out_dir)
+    progress, stop_after, device = _session(progress, stop_after, device)
     p, run = spec.hyper(), spec.record()
     last, last_dir = _resume_point(out_dir, run, p.steps)
     if last == p.steps: return out_dir                          # complete
     tok, train, val, val_labels = _run_data(spec, p, last_dir)
-    device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
     val = val.to(device); val_labels = None if val_labels is None else val_labels.to(device)
     model, optimizer, state, rows = _start(spec, p, run, out_dir, last_dir, device)
     model.train()
@@ -457,14 +498,14 @@ def train_model(
 def preset_tokenizer(preset="cpu", kind:str="decoder", split_seed:int=0, val_frac:float=0.05):
     "The tokenizer a fresh run of `preset` trains on (as `train_model` builds it), wrapped for `kind`."
     from tokenizers import Tokenizer
-    p = get_preset(preset)
+    p = get_preset(preset); _check_kind(kind); split_seed, val_frac = _check_split(split_seed, val_frac)
     return hf_tokenizer(Tokenizer.from_str(_prepared(p.vocab, p.max_chars, split_seed, val_frac)[0]), kind)
 
 # %% ../nbs/08_train.ipynb #e6302ed5
 def train_windows(kind:str="decoder", preset="cpu", split_seed:int=0, val_frac:float=0.05) -> int:
     "How many training windows one pass over `preset`'s training text has (what 'epochs' divides by)."
     from tokenizers import Tokenizer
-    p = get_preset(preset)
+    p = get_preset(preset); _check_kind(kind); split_seed, val_frac = _check_split(split_seed, val_frac)
     tok_json, docs = _prepared(p.vocab, p.max_chars, split_seed, val_frac)
     return len(token_chunks(Tokenizer.from_str(tok_json), docs["train"], kind, p.ctx))
 
@@ -480,7 +521,7 @@ def trained_series(kind:str="decoder", tied:bool=False, preset="cpu", seed:int=0
     "The checkpoint folder of a standard run under `data.sol_cache()/'trained'`, trained (or finished) if needed."
     _check_kind(kind)
     if not isinstance(preset, str): raise ValueError("trained_series takes a preset name; use train_model for a custom Preset")
-    get_preset(preset)
+    TrainSpec(kind=kind, preset=preset, tied=tied, seed=seed); _session(progress, None, device)   # refused before a folder is named
     out = sol_cache() / "trained" / f"{kind}-{'tied' if tied else 'untied'}-{preset}-seed{seed}"
     return train_model(out, kind=kind, preset=preset, tied=tied, seed=seed, progress=progress, device=device)
 
