@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/weights.html.md"""
 
 # %% ../nbs/05_weights.ipynb #3647b879
 from __future__ import annotations
-import inspect, math, re, warnings
+import inspect, math, numbers, re, warnings
 from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
@@ -14,7 +14,7 @@ import torch
 from pathlib import Path
 from .models import model_kind, decoder_parts, load_model, resolve_dtype, CheckpointFiles, OFFLINE_NAMES, is_local_path
 from .knn import as_matrix, square_safe
-from .checks import integer, device as check_device, flag
+from .checks import integer, number, choice, device as check_device, flag
 from .style import styled, figure, GREY, title as figure_title
 
 # %% auto #0
@@ -86,6 +86,7 @@ def fix_signs(V):
         A = np.asarray(V)
         if A.dtype.kind not in "iuf": raise TypeError(f"V must be a numeric (d, k) array of column vectors; got {type(V).__name__} of dtype {A.dtype}")
         return fix_signs(torch.from_numpy(A)).numpy()
+    if V.ndim != 2 or 0 in V.shape: raise ValueError(f"V must be a (d, k) array of column vectors with a row and a column at least; got shape {tuple(V.shape)}")
     s = V.gather(0, V.abs().argmax(0, keepdim=True))          # argmax returns the first maximum
     return V * torch.where(s < 0, -1.0, 1.0).to(V.dtype)
 
@@ -152,6 +153,23 @@ class PartitionIsotropy:
     log_z: np.ndarray = field(repr=False)     # (2, d): log Z(+c), log Z(-c) for each eigenvector c in the fixed convention
     flip: np.ndarray = field(repr=False)      # (d,): +1 where torch.linalg.eigh returned c itself, -1 where it returned -c
     eigvals: np.ndarray = field(repr=False)   # (d,) ascending eigenvalues of W^T W (centered if center)
+    def __post_init__(self):
+        "Every field checked (a result built by hand, or re-read by `select`): I in [0, 1], finite logs, real eigenvalues (inf beyond float64), the shares NaN only where undefined, signs +-1, the convention one of SIGNS."
+        set_ = lambda k, v: setattr(self, k, v)
+        set_("I", number(self.I, "I", minimum=0, maximum=1))
+        for k in ("log_I", "log_z_min", "log_z_max"): set_(k, number(getattr(self, k), k))
+        for k in ("lam_min", "lam_max", "mean_share", "cos_mean_top"):     # eigenvalues may overflow to inf; the shares are NaN for W = 0
+            v = getattr(self, k)
+            if isinstance(v, bool) or not isinstance(v, numbers.Real): raise TypeError(f"{k} must be a real number; got {v!r}")
+            if k.startswith("lam") and math.isnan(v) or not k.startswith("lam") and math.isinf(v): raise ValueError(f"{k} cannot be {v!r}")
+            set_(k, float(v))
+        for k in ("sign_min", "sign_max"):
+            if integer(getattr(self, k), k) not in (1, -1): raise ValueError(f"{k} must be +1 or -1; got {getattr(self, k)!r}")
+        set_("center", flag(self.center, "center")); choice(self.signs, "signs", SIGNS)
+        lz = np.asarray(self.log_z)
+        if lz.dtype.kind != "f" or lz.ndim != 2 or lz.shape[0] != 2 or not lz.shape[1]:
+            raise ValueError(f"log_z must be a (2, d) float array (log Z(+c), log Z(-c)); got {lz.dtype} {lz.shape}")
+
     def __float__(self): return float(self.I)
 
     def select(self, signs:str) -> PartitionIsotropy:
@@ -364,6 +382,14 @@ class SVDProjection:
     explained: np.ndarray   # (k,) sv^2 / ||W||_F^2 (of the centered W if center)
     center: bool
 
+    def __post_init__(self):
+        "coords a (vocab, k) real array, one singular value and share per column, center a bool."
+        c = np.asarray(self.coords)
+        if c.dtype.kind not in "fiu" or c.ndim != 2 or not c.size: raise ValueError(f"coords must be a (vocab, k) real array; got {c.dtype} {c.shape}")
+        for k in ("sv", "explained"):
+            if np.shape(getattr(self, k)) != (c.shape[1],): raise ValueError(f"{k} must hold one value per column of coords ({c.shape[1]}); got shape {np.shape(getattr(self, k))}")
+        self.center = flag(self.center, "center")
+
 # %% ../nbs/05_weights.ipynb #c1ecc0f9
 def svd_projection(W, center:bool=False, k:int=2, device=None, chunk_rows:int=None) -> SVDProjection:
     "Coordinates of every row of `W` on its top-`k` right singular vectors (largest-|component|-positive signs)."
@@ -390,6 +416,7 @@ def plot_svd_projection(
     axes=None,           # two axes to draw into (plain, mean-centered); None: a two-column figure of its own
 ):
     "Figure 10 of the paper: the rows of `W` on their top two singular directions, plain (left) and mean-centered (right); into a pair of `axes`, else a two-column figure."
+    size, alpha = number(size, "size", minimum=0, strict=True), number(alpha, "alpha", minimum=0, maximum=1)
     fig, axes = figure(2, "two", height=2.9) if axes is None else (None, list(getattr(axes, "flat", axes)))
     if len(axes) != 2: raise ValueError(f"axes must be two axes (plain, mean-centered); got {len(axes)}")
     for ax, c in zip(axes, (False, True)):
@@ -489,6 +516,8 @@ def load_skeleton(
 ):
     "A model whose only tensors are the embedding, unembedding and final norm, read from the checkpoint's files: (model, kind, files)."
     from transformers import AutoConfig, AutoModel, AutoModelForCausalLM
+    local_files_only = flag(local_files_only, "local_files_only")      # "no" must not be read as True
+    device = check_device(device, none="the CPU")
     if not isinstance(name_or_path, (str, Path)):
         raise TypeError(f"name_or_path must be a Hub id or a local folder (str or Path); got {name_or_path!r}")
     src = str(name_or_path)
