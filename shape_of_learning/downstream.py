@@ -7,6 +7,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/downstream.html.md""
 # %% ../nbs/10_downstream.ipynb #db7cfb35
 from __future__ import annotations
 import math
+import numbers
 from dataclasses import dataclass
 import numpy as np
 import pandas as pd
@@ -14,7 +15,7 @@ import torch
 import warnings
 from .hidden import layer_states, layer_list, layer_indices
 from .models import model_kind
-from .checks import integer, number, device as check_device, spec_with, spec_options, flag
+from .checks import integer, number, device as check_device, spec_with, spec_options, flag, choice
 
 # %% auto #0
 __all__ = ['NEWTON_MAX', 'FeatureSpec', 'layer_features', 'stratified_folds', 'standardize', 'fit_logistic', 'ProbeResult',
@@ -30,8 +31,7 @@ def _pad_id(tokenizer):
     return 0
 
 # %% ../nbs/10_downstream.ipynb #6c0c957f
-def _check_choice(name, v, ok):
-    if v not in ok: raise ValueError(f"{name} must be one of {ok}; got {v!r}")
+def _check_choice(name, v, ok): return choice(v, name, ok)
 
 # %% ../nbs/10_downstream.ipynb #41b344eb
 @dataclass(frozen=True)
@@ -344,7 +344,10 @@ def _pair(x, y, min_n=3):
     x, y = _series(x, "first"), _series(y, "second")
     if len(x) != len(y): raise ValueError(f"series lengths differ: {len(x)} vs {len(y)}")
     if len(x) < min_n: raise ValueError(f"need at least {min_n} points; got {len(x)}")
-    if not (np.isfinite(x).all() and np.isfinite(y).all()): raise ValueError("series contain NaN/inf")
+    for v, nm in ((x, "first"), (y, "second")):
+        bad = np.flatnonzero(~np.isfinite(v))
+        if bad.size: raise ValueError(f"the {nm} series has NaN/inf at {bad[:5].tolist()} ({bad.size} of {len(v)}): it has no rank and no "
+                                      "correlation (scipy would return nan); drop those points first")
     for v, nm in ((x, "first"), (y, "second")):
         if np.all(v == v[0]): raise ValueError(f"the {nm} series is constant: correlation is undefined")
     return x, y
@@ -366,6 +369,8 @@ def _betacf(a, b, x, eps=1e-16, max_iter=10000):
 # %% ../nbs/10_downstream.ipynb #58dbf937
 def betainc(a:float, b:float, x:float) -> float:
     "Regularised incomplete beta function I_x(a, b)."
+    for v, name in ((a, "a"), (b, "b"), (x, "x")):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real): raise TypeError(f"betainc's {name} must be a real number; got {v!r} ({type(v).__name__})")
     if x <= 0: return 0.0
     if x >= 1: return 1.0
     if not (a > 0 and b > 0 and math.isfinite(a) and math.isfinite(b)) or math.isnan(x):
@@ -531,6 +536,8 @@ def _or_nan(f, *args):
 def correlation_verdict(row, unit:str="layers", level:float=0.05) -> str:
     "One sentence from a row of `isotropy_correlation`: both coefficients with their plain and circular-shift p, the first differences, and what the data can tell at `level`."
     level = number(level, "level", 0, 1, strict=True)
+    if not isinstance(unit, str) or len(unit) < 2 or not unit.endswith("s"):
+        raise TypeError(f"unit must be a plural noun such as 'layers' or 'checkpoints' (its singular is unit[:-1]); got {unit!r}")
     coef = {"Pearson": "pearson", "Spearman": "spearman"}
     plain = [w for w, c in coef.items() if row[f"{c}_p"] <= level]
     shift = [w for w, c in coef.items() if row[f"{c}_p_shift"] <= level]
