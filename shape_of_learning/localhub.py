@@ -20,8 +20,9 @@ import torch
 from .data import sol_cache, gensim_wiki_path, wiki_text
 from .models import tiny_config, model_kind, quiet_transformers
 from .catalog import series, OLMO_REPOS
-from .reproduce import REGISTRY, Reproduction, get_task, reproduce, file_lock
+from .reproduce import REGISTRY, TaskConfig, Reproduction, get_task, reproduce, file_lock
 from .checks import EnvironmentProblem
+from . import checks
 from .figures import TASKS, SLOW_TASKS
 
 # %% auto #0
@@ -42,6 +43,9 @@ class StandIn:
     same: tuple = ()                   # ((revision, revision whose weights it serves), ...): the Hub's duplicates
     tokenizer: bool = True             # ships a tokenizer (BLOOM's intermediate repos do not)
     dataset: bool = False              # a dataset repository (files from `dataset_files`)
+
+    def __post_init__(self):
+        checks.flag(self.tokenizer, "StandIn.tokenizer"); checks.flag(self.dataset, "StandIn.dataset")
 
 # %% ../nbs/11b_localhub.ipynb #8e4b9b52
 FAMILIES = (  # (name pattern, model_type, context length, tokenizer class as on the Hub)
@@ -87,6 +91,7 @@ def _series_repos(spec:str) -> dict:
 # %% ../nbs/11b_localhub.ipynb #e7b83602
 def config_repos(cfg) -> tuple:
     "({model repo: revisions}, {dataset repo}) named by one task configuration."
+    if not isinstance(cfg, TaskConfig): raise TypeError(f"cfg must be a TaskConfig; got {cfg!r:.60} ({type(cfg).__name__})")
     models, datasets = {}, set()
     add = lambda repo, revs=("main",): models.setdefault(repo, set()).update(revs)
     for m in getattr(cfg, "models", ()) or ():                     # (label, name, window) entries, or names
@@ -109,6 +114,7 @@ def config_repos(cfg) -> tuple:
 # %% ../nbs/11b_localhub.ipynb #7e750993
 def paper_standins(config:str="paper") -> list:
     "A `StandIn` for every repository that a registered task's `paper` configuration names (BLOOM's tokenizers too)."
+    checks.choice(config, "config", tuple(sorted({c for t in REGISTRY.values() for c in t.configs})))
     models, datasets = {}, set()
     for task in REGISTRY.values():
         if config not in task.configs: continue
@@ -146,7 +152,9 @@ def branch_name(revision:str) -> str:
 # %% ../nbs/11b_localhub.ipynb #5c92c984
 def commit_files(repo:Path, branch:str, files:dict):
     "Commit `{path: bytes}` as the whole tree of the Hub revision `branch` (created or replaced); large formats go to Git LFS."
-    branch = branch_name(branch)
+    if not isinstance(repo, (str, os.PathLike)) or not (Path(repo) / ".git").is_dir():
+        raise FileNotFoundError(f"repo {repo}: no git repository there")
+    repo, branch = Path(repo), branch_name(branch)
     index = repo / ".git" / f"index-{branch}"
     for path, data in sorted(files.items()):
         if Path(path).suffix in LFS_SUFFIXES:
@@ -170,6 +178,7 @@ SPECIAL_TOKENS = dict(pad_token="<pad>", bos_token="<s>", eos_token="</s>", unk_
 @lru_cache(maxsize=None)
 def standin_tokenizer(kind:str):
     "A byte-level BPE of STANDIN_VOCAB tokens trained on the gensim Wikipedia sample (deterministic): `<s>` first for decoders, [CLS] ... [SEP] for encoders."
+    checks.choice(kind, "kind", ("decoder", "encoder"))
     from tokenizers import Tokenizer, models, pre_tokenizers, decoders, trainers, processors
     from transformers import PreTrainedTokenizerFast
     tok = Tokenizer(models.BPE(unk_token="<unk>"))
@@ -189,6 +198,7 @@ def standin_tokenizer(kind:str):
 def standin_model_files(repo:str, revision:str, tokenizer:bool=True) -> dict:
     "{file name: bytes} of a stand-in checkpoint: config, safetensors weights and (unless told not to) the tokenizer."
     from transformers import AutoModel, AutoModelForCausalLM
+    tokenizer = checks.flag(tokenizer, "tokenizer")
     model_type, context, tok_class = family(repo)
     cfg = tiny_config(model_type, d=STANDIN_WIDTH, vocab=STANDIN_VOCAB)
     if context:
@@ -220,6 +230,8 @@ def _sentences(rng, n:int, length:int=12) -> list:
 # %% ../nbs/11b_localhub.ipynb #c71d842e
 def pile_files(n_docs:int=4000, shards:int=2, seed:int=0) -> dict:
     "The Pile's layout (train/NN.jsonl.zst, val, test) with synthetic documents."
+    n_docs, shards = checks.integer(n_docs, "n_docs", minimum=1), checks.integer(shards, "shards", minimum=1)
+    seed = checks.integer(seed, "seed", minimum=0)
     import zstandard
     rng = np.random.default_rng(seed)
     docs = [" ".join(_sentences(rng, int(rng.integers(5, 30)))) for _ in range(n_docs)]
@@ -235,7 +247,7 @@ def pile_files(n_docs:int=4000, shards:int=2, seed:int=0) -> dict:
 def glue_files(sizes:dict=None, seed:int=0) -> dict:
     "GLUE's layout with MRPC only (sentence1, sentence2, label, idx), with small splits."
     import datasets
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(checks.integer(seed, "seed", minimum=0))
     sizes = sizes or {"train": 160, "validation": 64, "test": 64}
     files, card = {}, ["---", "configs:", "- config_name: mrpc", "  data_files:"]
     features = datasets.Features(sentence1=datasets.Value("string"), sentence2=datasets.Value("string"),
@@ -265,7 +277,7 @@ def _parquet(columns:dict, features) -> bytes:
 def sst2_files(sizes:dict=None, seed:int=0) -> dict:
     "SST-2's layout (data/{split}-00000-of-00001.parquet: idx, sentence, label) with synthetic sentences."
     import datasets
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(checks.integer(seed, "seed", minimum=0))
     features = datasets.Features(idx=datasets.Value("int32"), sentence=datasets.Value("string"),
                                  label=datasets.ClassLabel(names=["negative", "positive"]))
     files = {f"data/{split}-00000-of-00001.parquet": _parquet(dict(idx=list(range(n)), sentence=_sentences(rng, n),
@@ -280,7 +292,7 @@ TREC_COARSE = ["ABBR", "ENTY", "DESC", "HUM", "LOC", "NUM"]
 def trec_files(sizes:dict=None, seed:int=0) -> dict:
     "{revision: files}: CogComp/trec's loading script on main (which `datasets` 4 refuses) and its parquet conversion."
     import datasets
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(checks.integer(seed, "seed", minimum=0))
     fine = [f"{c}:other" for c in TREC_COARSE]
     features = datasets.Features(text=datasets.Value("string"), coarse_label=datasets.ClassLabel(names=TREC_COARSE),
                                  fine_label=datasets.ClassLabel(names=fine))
@@ -296,7 +308,8 @@ def trec_files(sizes:dict=None, seed:int=0) -> dict:
 def pile10k_files(n_docs:int=10_000, long_every:int=4, seed:int=0) -> dict:
     "NeelNanda/pile-10k's layout (data/train-00000-of-00001.parquet: text, meta) with synthetic documents; every `long_every`-th has 100 sentences, the others 5 to 29."
     import datasets
-    rng = np.random.default_rng(seed)
+    n_docs, long_every = checks.integer(n_docs, "n_docs", minimum=1), checks.integer(long_every, "long_every", minimum=1)
+    rng = np.random.default_rng(checks.integer(seed, "seed", minimum=0))
     counts = np.where(np.arange(n_docs) % long_every == 0, 100, rng.integers(5, 30, n_docs))     # sentences of 12 words
     words = np.asarray(_WORDS)[rng.integers(0, len(_WORDS), (int(counts.sum()), 12))]
     sentences = [" ".join(w).capitalize() + "." for w in words]
@@ -313,7 +326,8 @@ def pile10k_files(n_docs:int=10_000, long_every:int=4, seed:int=0) -> dict:
 def wikitext_files(n_articles:int=900, seed:int=0) -> dict:
     "Salesforce/wikitext's layout for its `wikitext-103-v1` configuration (wikitext-103-v1/{split}-00000-of-00001.parquet: text) with synthetic articles in wikitext's rows: ` = Title = ` headings, ` = = Part = = ` subheadings, blank rows, paragraphs of 1 to 6 sentences."
     import datasets
-    rng = np.random.default_rng(seed)
+    n_articles = checks.integer(n_articles, "n_articles", minimum=1)
+    rng = np.random.default_rng(checks.integer(seed, "seed", minimum=0))
     def article(k):
         rows = [f" = Article {k} = \n", ""]
         for part in range(int(rng.integers(1, 4))):
@@ -339,6 +353,7 @@ STANDIN_VERSION = 5        # bump when the stand-ins' content changes
 
 def build_standin(root:Path, s:StandIn) -> Path:
     "The git repository of one stand-in under `root` (built, or kept when its record matches)."
+    if not isinstance(s, StandIn): raise TypeError(f"s must be a StandIn; got {s!r:.60} ({type(s).__name__})")
     repo = Path(root) / ("datasets" if s.dataset else "models") / s.repo
     record = json.dumps(dict(version=STANDIN_VERSION, standin=[s.repo, list(s.revisions), [list(p) for p in s.same],
                                                                s.tokenizer, s.dataset], family=None if s.dataset else family(s.repo)))
@@ -374,8 +389,10 @@ def enwik8_standin(root:Path) -> Path:
 # %% ../nbs/11b_localhub.ipynb #29505e73
 def build_hub(root=None, standins=None, progress:bool=False) -> Path:
     "Every stand-in (default: `paper_standins()`) and enwik8 under `root` (default: the cache's `localhub/`)."
+    progress = checks.flag(progress, "progress")
     root = Path(root or sol_cache() / "localhub")
     standins = paper_standins() if standins is None else standins
+    if not all(isinstance(s, StandIn) for s in standins): raise TypeError("standins must be StandIn objects (or None for paper_standins())")
     it = standins
     if progress:
         from tqdm.auto import tqdm
@@ -478,6 +495,9 @@ def _exit_when_orphaned():
 # %% ../nbs/11b_localhub.ipynb #175e6261
 def serve(config:str, mirror:str, logs:str):
     "Run olah on `config` (TOML) with the Hub's answers where olah's mirror mode differs (see the notes above)."
+    for name, value, is_there in (("config", config, os.path.isfile), ("mirror", mirror, os.path.isdir)):
+        if not isinstance(value, (str, os.PathLike)): raise TypeError(f"{name} must be a path; got {value!r} ({type(value).__name__})")
+        if not is_there(value): raise FileNotFoundError(f"{name} {value}: no such {'file' if name == 'config' else 'folder'}")
     import olah.server as server
     server.app.middleware("http")(_as_the_hub(Path(config).parent, mirror))
     _exit_when_orphaned()
@@ -545,6 +565,8 @@ HUB_PYTHON = "SOL_HUB_PYTHON"     # the environment variable naming a Python wit
 
 def has_module(python:str, module:str) -> bool:
     "Whether the Python executable `python` finds `module` (located, not imported)."
+    for name, value in (("python", python), ("module", module)):
+        if not isinstance(value, (str, os.PathLike)): raise TypeError(f"{name} must be a string; got {value!r} ({type(value).__name__})")
     code = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({module!r}) is None)"
     try: return subprocess.run([python, "-c", code], capture_output=True, timeout=120).returncode == 0
     except (OSError, subprocess.TimeoutExpired): return False
@@ -566,6 +588,8 @@ def server_python() -> str:
 # %% ../nbs/11b_localhub.ipynb #fdc3dbc5
 def build_hub_with(python:str, root, standins:list, progress:bool=False) -> Path:
     "`build_hub` in the Python `python` (`server_python()`): in this process if it is this one, else in a child, the stand-ins passed as JSON."
+    progress = checks.flag(progress, "progress")
+    if not isinstance(python, (str, os.PathLike)): raise TypeError(f"python must be a Python executable's path; got {python!r} ({type(python).__name__})")
     if python == sys.executable: return build_hub(root, standins, progress)
     code = ("import json, sys; from shape_of_learning.localhub import StandIn, build_hub; build_hub(sys.argv[1], "
             "[StandIn(repo, tuple(revisions), tuple(map(tuple, same)), tokenizer, dataset) "
@@ -579,6 +603,7 @@ def build_hub_with(python:str, root, standins:list, progress:bool=False) -> Path
 class LocalHub:
     "The papers' Hub on 127.0.0.1: stand-ins served by olah, enwik8 by a file server; the clients pointed at them."
     def __init__(self, root=None, standins=None, progress:bool=False, timeout:float=60, work=None):
+        progress, timeout = checks.flag(progress, "progress"), checks.number(timeout, "timeout", minimum=0, strict=True)
         self.root = Path(root or sol_cache() / "localhub")            # the stand-ins (mirror/, files/), shared
         self.work = Path(work) if work is not None else self.root     # this hub's server state and client caches
         self.standins, self.progress, self.timeout = standins, progress, timeout
@@ -703,6 +728,8 @@ def hub_tasks() -> list:
 # %% ../nbs/11b_localhub.ipynb #571afdfa
 def capped(cfg, n_tokens:int):
     "A configuration with every token count (the fields named *n_tokens) at most `n_tokens`, and the cap in its title."
+    if not isinstance(cfg, TaskConfig): raise TypeError(f"cfg must be a TaskConfig; got {cfg!r:.60} ({type(cfg).__name__})")
+    n_tokens = checks.integer(n_tokens, "n_tokens", minimum=2)
     caps = {f.name: min(getattr(cfg, f.name), n_tokens) for f in fields(cfg)
             if f.name.endswith("n_tokens") and isinstance(getattr(cfg, f.name), int)}
     return replace(cfg, **caps, about=f"{cfg.about}, at most {n_tokens:,} tokens per layer") if caps else cfg
@@ -725,6 +752,8 @@ def rehearsal_folder(root) -> Path:
 # %% ../nbs/11b_localhub.ipynb #48372497
 def rehearse(tasks=None, out=None, root=None, n_tokens:int=None, progress:bool=True, verbose:bool=True, figures:bool=True):
     "Tasks' `paper` configurations against the local Hub: tables to OUT/data/rehearsal_*.csv, figures (unless `figures` is False), a summary."
+    progress, verbose, figures = (checks.flag(v, k) for k, v in (("progress", progress), ("verbose", verbose), ("figures", figures)))
+    if n_tokens is not None: n_tokens = checks.integer(n_tokens, "n_tokens", minimum=2)
     tasks = [get_task(t) for t in (hub_tasks() if tasks is None else tasks)]
     for task in tasks: task.config("rehearsal")              # a task without a paper configuration: refused before any build
     root = Path(root or sol_cache() / "localhub")
