@@ -22,7 +22,7 @@ from .store import ResultStore
 from .sweeps import job_done, lfs_sha256
 from .reproduce import Task, TaskConfig, get_task, task_key, default_cache
 from .figures.training import every
-from .checks import number, EnvironmentProblem
+from .checks import number, integer, EnvironmentProblem, NoDevice, device as checked_device, dtype as checked_dtype
 
 # %% auto #0
 __all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TOKENS', 'GPU_METRIC_SECONDS', 'BANDWIDTH',
@@ -31,9 +31,9 @@ __all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TO
            'activation_bytes', 'layer_bytes', 'layer_groups', 'metric_bytes', 'GpuMetrics', 'Calibration', 'calibrate',
            'Workload', 'workload', 'Entry', 'on_hub', 'task_entries', 'DataSource', 'task_data', 'data_bytes',
            'measured', 'load_files', 'device_memory', 'TokenWork', 'token_work', 'token_fields', 'on_gpu', 'weights_id',
-           'metric_seconds', 'checkpoint_row', 'task_config', 'checkpoint_plan', 'to_measure', 'two_at_a_time',
-           'plan_bandwidth', 'summarize', 'plan', 'plan_text', 'print_plan', 'SweepConfig', 'sweep_plan', 'PlanError',
-           'machine', 'task_problems', 'fitting', 'check_plan']
+           'metric_seconds', 'checkpoint_row', 'planned_device', 'checked_config', 'task_config', 'checkpoint_plan',
+           'to_measure', 'two_at_a_time', 'plan_bandwidth', 'summarize', 'plan', 'plan_text', 'print_plan',
+           'SweepConfig', 'sweep_plan', 'PlanError', 'machine', 'task_problems', 'fitting', 'check_plan']
 
 # %% ../nbs/11c_plan.ipynb #73190730
 TOKENIZER_FILES = ("tokenizer_config.json", "tokenizer.json", "special_tokens_map.json", "added_tokens.json",
@@ -185,7 +185,7 @@ def _build_shape(config, dtype:torch.dtype) -> ModelShape:
 # %% ../nbs/11c_plan.ipynb #112ed864
 def shape_of(config, dtype=None) -> ModelShape:
     "The `ModelShape` of a transformers config, in `dtype` (None: as stored)."
-    want = resolve_dtype(dtype) or _stored_dtype(config)
+    want = resolve_dtype(checked_dtype(dtype, "dtype")) or _stored_dtype(config)
     key = (config.to_json_string(use_diff=False), str(want))
     if key not in _SHAPES: _SHAPES[key] = _build_shape(config, want)
     return _SHAPES[key]
@@ -283,10 +283,13 @@ def _matmul_rate(device, dtype, n:int, seconds:float) -> float:
 # %% ../nbs/11c_plan.ipynb #7aa07673
 def calibrate(device=None, dtype=None, size:int=None, seconds:float=0.25) -> Calibration:
     "Measure the matrix-product rate in `dtype` on `device` (a CUDA one that is absent: the CPU, with a warning), float32 on the host, and on a GPU its float32 and float64 rates for the metrics."
-    dev = torch.device(device or "cpu")
-    if dev.type == "cuda" and not torch.cuda.is_available():
-        warnings.warn("calibrate: no CUDA device here; the rates are this CPU's, not a GPU's"); dev = torch.device("cpu")
-    dt = resolve_dtype(dtype, dev) or torch.float32
+    size = None if size is None else integer(size, "size", minimum=1)
+    seconds, dt = number(seconds, "seconds", minimum=0), checked_dtype(dtype, "dtype")     # 'int8' refused by name
+    try: dev = checked_device(device, "device", default=torch.device("cpu"), none="the CPU")   # 'gpu', 3 refused by name
+    except NoDevice:                                   # a GPU this machine lacks: this CPU's rates, said so
+        warnings.warn(f"calibrate: no {torch.device(device).type.upper()} device here; the rates are this CPU's, not a GPU's")
+        dev = torch.device("cpu")
+    dt = resolve_dtype(dt, dev) or torch.float32
     flops = _matmul_rate(dev, dt, size or (8192 if dev.type == "cuda" else 512), seconds)
     host = flops if dev.type == "cpu" and dt == torch.float32 else _matmul_rate(torch.device("cpu"), torch.float32, 512, seconds)
     host_memory = 2 * memory_budget("cpu")
@@ -501,6 +504,20 @@ def checkpoint_row(task, cfg, e:Entry, rates:Calibration, api=None) -> dict:
                 host=host, host_least=least, passes=sum(j.passes for j in jobs), compute_seconds=compute, computed=bool(jobs),
                 weights_id=weights_id(ck, meta) if e.swept else None)
 
+# %% ../nbs/11c_plan.ipynb #a57d0001
+def planned_device(value, name:str="device"):
+    "A device named as a plan may name it: what `checks.device` takes, or a GPU torch knows that this machine lacks (a plan is often made on another machine than the run); None stays None."
+    if value is None: return None
+    try: return checked_device(value, name, none="the CPU")
+    except NoDevice: return torch.device(value)
+
+# %% ../nbs/11c_plan.ipynb #a57d0002
+def checked_config(cfg):
+    "A task configuration whose device (`planned_device`) and dtype (`checks.dtype`) are ones a run can use, else a ValueError naming the field."
+    planned_device(cfg.device, f"{type(cfg).__name__}.device")
+    checked_dtype(cfg.dtype, f"{type(cfg).__name__}.dtype")
+    return cfg
+
 # %% ../nbs/11c_plan.ipynb #3b1f753a
 def task_config(task, config):
     "A task's configuration from `config`: a name, a TaskConfig, or {task name: name or TaskConfig} for several tasks."
@@ -508,7 +525,7 @@ def task_config(task, config):
     if isinstance(config, dict):
         if task.name not in config: raise ValueError(f"no configuration for task {task.name!r} among {sorted(config)}")
         config = config[task.name]
-    return task.config(config)
+    return checked_config(task.config(config))
 
 # %% ../nbs/11c_plan.ipynb #9e0df7e9
 def _config(task, config):
@@ -729,6 +746,8 @@ class PlanError(EnvironmentProblem):
 def machine(gpu_bytes:int=None, disk_bytes:int=None, ram_bytes:int=None) -> dict:
     "GPU memory (None: no GPU), free disk where the Hub cache is and available host memory, of the present machine where not given."
     from huggingface_hub import constants
+    gpu_bytes, disk_bytes, ram_bytes = (None if v is None else integer(v, n, minimum=0) for v, n in
+                                        ((gpu_bytes, "gpu_bytes"), (disk_bytes, "disk_bytes"), (ram_bytes, "ram_bytes")))
     if gpu_bytes is None and torch.cuda.is_available(): gpu_bytes = torch.cuda.mem_get_info()[1]
     if disk_bytes is None:
         where = Path(constants.HF_HUB_CACHE)
@@ -768,16 +787,24 @@ def task_problems(r, have:dict) -> list:
                    f"of {r.config_class}, or run where the host has more memory than the GPU")
     return out
 
+# %% ../nbs/11c_plan.ipynb #a57d0005
+def _a_plan(df) -> bool:
+    "True for a plan (`plan`'s or `sweep_plan`'s table: a task column with a total row); else a TypeError naming `df`."
+    if not isinstance(df, pd.DataFrame) or "task" not in df or not (df.task == "total").any():
+        raise TypeError(f"df must be a plan (plan.plan or plan.sweep_plan: one row per task and a total); got {type(df).__name__}")
+    return True
+
 # %% ../nbs/11c_plan.ipynb #8f2a4a99
 def fitting(df:pd.DataFrame, gpu_bytes:int=None, disk_bytes:int=None, ram_bytes:int=None) -> list:
     "The tasks of a plan that fit the machine, each on its own."
     have = machine(gpu_bytes, disk_bytes, ram_bytes)
+    _a_plan(df)
     return [r.task for r in df.itertuples() if r.task != "total" and not task_problems(r, have)]
 
 # %% ../nbs/11c_plan.ipynb #2e5b8020
 def check_plan(df:pd.DataFrame, gpu_bytes:int=None, disk_bytes:int=None, ram_bytes:int=None) -> pd.DataFrame:
     "The plan if the machine (default: this one) can run every task of it, and all of them in one session; else a PlanError naming each problem."
-    have = machine(gpu_bytes, disk_bytes, ram_bytes)
+    have = _a_plan(df) and machine(gpu_bytes, disk_bytes, ram_bytes)
     problems = {r.task: "\n".join(p) for r in df.itertuples() if r.task != "total" and (p := task_problems(r, have))}
     total = df[df.task == "total"].iloc[0]
     if not problems and total.peak_disk > have["disk"]:

@@ -17,14 +17,15 @@ from .localhub import BLOOM_BRANCHES, OLMO_BRANCHES, HUB_DUPLICATES, hub_tasks
 from .models import model_kind
 from .reproduce import get_task
 from .plan import HubMetadata, HubFile, Calibration, GpuMetrics, GPU_METRIC_SECONDS, BANDWIDTH, shape_of, checkpoint_plan, summarize, task_config, to_measure
+from .checks import choice
 
 # %% auto #0
 __all__ = ['PYTHIA', 'BLOOM', 'TINYLLAMA_FIELDS', 'OLMO2_7B_FIELDS', 'PAPER_MODELS', 'CONFIG_BYTES', 'GENERATION_CONFIG_BYTES',
            'SAFETENSORS_HEADER_BYTES', 'TOKENIZER_BYTES', 'DATASET_FILES', 'HOST_FLOPS', 'COLAB_BANDWIDTH',
-           'COLAB_HOST_MEMORY', 'A100', 'T4', 'H200', 'GPUS', 'NOTHING_MEASURED', 'pythia_fields', 'bloom_fields',
-           'bert_fields', 'roberta_fields', 'opt_fields', 'paper_config', 'revisions', 'weights_revision',
-           'CatalogMetadata', 'catalog_refs', 'GpuProfile', 'task_names', 'runtime_plans', 'too_large', 'runtime_table',
-           'assumptions', 'runtime_text', 'print_runtime']
+           'COLAB_HOST_MEMORY', 'A100', 'T4', 'H200', 'GPUS', 'GPU_PROFILES', 'NOTHING_MEASURED', 'pythia_fields',
+           'bloom_fields', 'bert_fields', 'roberta_fields', 'opt_fields', 'paper_config', 'revisions',
+           'weights_revision', 'CatalogMetadata', 'catalog_refs', 'GpuProfile', 'gpu_profiles', 'task_names',
+           'runtime_plans', 'too_large', 'runtime_table', 'assumptions', 'runtime_text', 'print_runtime']
 
 # %% ../nbs/11d_runtime.ipynb #6d5be127
 def pythia_fields(hidden:int, layers:int, heads:int, vocab:int) -> dict:
@@ -242,6 +243,20 @@ T4 = GpuProfile("T4 16 GB", "t4", int(14.75 * 2**30), "float16", 65e12, 0.4, flo
 H200 = GpuProfile("H200 141 GB", "h200", 139 * 2**30, "bfloat16", 989e12, 0.7, float32_peak=67e12, float64_peak=67e12)
 GPUS = (A100, T4)
 
+# %% ../nbs/11d_runtime.ipynb #a57e0002
+GPU_PROFILES = {g.key: g for g in (A100, T4, H200)}     # the GPUs a runtime table names by key
+
+def gpu_profiles(gpus, name:str="gpus") -> tuple:
+    "`gpus` as a tuple of `GpuProfile`s: a profile or a key of `GPU_PROFILES`, or a non-empty list or tuple of them with distinct keys; else a ValueError / TypeError naming `name`."
+    items = [gpus] if isinstance(gpus, (GpuProfile, str)) else list(gpus) if isinstance(gpus, (list, tuple)) else None
+    if not items:
+        raise (ValueError if items == [] else TypeError)(
+            f"{name} must be a GpuProfile, a key of {tuple(GPU_PROFILES)}, or a non-empty tuple of them; got {gpus!r:.80}")
+    out = tuple(g if isinstance(g, GpuProfile) else GPU_PROFILES[choice(g.lower() if isinstance(g, str) else g, name, tuple(GPU_PROFILES))]
+                for g in items)
+    if len({g.key for g in out}) < len(out): raise ValueError(f"{name} names a GPU twice: {[g.key for g in out]}")
+    return out
+
 # %% ../nbs/11d_runtime.ipynb #4b16c453
 NOTHING_MEASURED = Path(tempfile.gettempdir()) / f"sol-runtime-{uuid.uuid4().hex}"  # no such results cache: nothing measured yet
 _PLANS = {}         # (task names, configuration, GPU names) -> {GPU name: (plan, checkpoint rows)}, for this process
@@ -254,6 +269,7 @@ def task_names(tasks=None) -> tuple:
 # %% ../nbs/11d_runtime.ipynb #736b1da7
 def runtime_plans(tasks=None, config="paper", gpus=GPUS) -> dict:
     "{GPU name: (plan, checkpoint rows)} of tasks under a configuration, planned from the catalog: no network."
+    gpus = gpu_profiles(gpus)
     key = (task_names(tasks), config, tuple(g.name for g in gpus))
     if key not in _PLANS:
         meta, out = CatalogMetadata(), {}
@@ -268,12 +284,15 @@ def runtime_plans(tasks=None, config="paper", gpus=GPUS) -> dict:
 # %% ../nbs/11d_runtime.ipynb #f55d52a4
 def too_large(rows:pd.DataFrame, gpu:GpuProfile) -> list:
     "Labels of the checkpoints to measure, among checkpoint-plan rows, whose GPU need exceeds the GPU's memory."
+    if not isinstance(gpu, (GpuProfile, str)): raise TypeError(f"gpu must be one GpuProfile or a key of {tuple(GPU_PROFILES)}; got {gpu!r:.80}")
+    gpu, = gpu_profiles(gpu, "gpu")
     todo = rows[to_measure(rows)]
     return list(dict.fromkeys(todo.label[todo.gpu > gpu.memory]))
 
 # %% ../nbs/11d_runtime.ipynb #e7204bf2
 def runtime_table(tasks=None, config="paper", gpus=GPUS) -> pd.DataFrame:
     "One row per task and a total: checkpoints, downloads, peak disk, and per GPU its memory need, hours and what does not fit."
+    gpus = gpu_profiles(gpus)
     plans = runtime_plans(tasks, config, gpus)
     first = plans[gpus[0].name][0]
     out = pd.DataFrame(dict(task=first.task, checkpoints=first.to_measure, duplicates=first.duplicates,
@@ -291,6 +310,7 @@ def runtime_table(tasks=None, config="paper", gpus=GPUS) -> pd.DataFrame:
 # %% ../nbs/11d_runtime.ipynb #9781ee28
 def assumptions(gpus=GPUS) -> str:
     "The runtime table's assumptions, in three lines."
+    gpus = gpu_profiles(gpus)
     rates = "; ".join(f"{g.name} {g.dtype} products at {g.flops / 1e12:.0f} TFLOP/s ({g.share:.0%} of {g.peak / 1e12:.0f})" for g in gpus)
     metric = "; ".join(f"{g.name.split()[0]} float32 {g.share * g.float32_peak / 1e12:.3g} / float64 {g.share * g.float64_peak / 1e12:.3g}"
                        for g in gpus)
@@ -312,6 +332,7 @@ def _notes(t:pd.DataFrame) -> list:
 # %% ../nbs/11d_runtime.ipynb #0f53d87a
 def runtime_text(task=None, config="paper", gpus=GPUS) -> str:
     "The runtime table as text: every task and the total (task None), or the rows of a task or a list of tasks."
+    gpus = gpu_profiles(gpus)
     t = runtime_table(task, config, gpus)
     if task is not None: t = t[t.task != "total"]
     names = "/".join(g.name.split()[0] for g in gpus)
