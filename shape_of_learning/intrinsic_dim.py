@@ -11,14 +11,15 @@ from dataclasses import dataclass, field, fields
 from fastcore.basics import patch
 import numpy as np
 import torch
-from .checks import integer, flag, spec_options
-from .knn import as_points, knn, KNN, measured, points, resolution_of
+from .checks import integer, number, flag, choice, spec_options, device as check_device
+from .knn import as_matrix, as_points, knn, KNN, measured, points, resolution_of, check_resolution, rank_pair
 
 # %% auto #0
-__all__ = ['TIE_LIMIT', 'TWONN_CONVENTIONS', 'MICROSCOPE_TIE', 'MICROSCOPE_REDUCTION', 'GRIDE_CONVENTIONS',
-           'ID_SCALING_CONVENTIONS', 'IDEstimate', 'distinct_knn', 'given_tolerance', 'Neighbourhood', 'neighbourhood',
-           'refuse_ties', 'tie_tolerance', 'neighbour_ratios', 'twonn_discard', 'twonn_fit', 'twonn', 'mada', 'mom',
-           'mle', 'BatchedEstimate', 'batch_indices', 'batched', 'gride_fit', 'gride', 'dadapy_subsets', 'id_scaling']
+__all__ = ['NEIGHBORS_EXPECTED', 'TIE_LIMIT', 'TWONN_CONVENTIONS', 'MICROSCOPE_TIE', 'MICROSCOPE_REDUCTION', 'GRIDE_CONVENTIONS',
+           'ID_SCALING_CONVENTIONS', 'IDEstimate', 'distinct_knn', 'given_tolerance', 'neighbors_table',
+           'check_neighbors', 'Neighbourhood', 'neighbourhood', 'refuse_ties', 'tie_tolerance', 'neighbour_ratios',
+           'twonn_discard', 'twonn_fit', 'twonn', 'mada', 'mom', 'mle', 'BatchedEstimate', 'batch_indices', 'batched',
+           'gride_fit', 'gride', 'dadapy_subsets', 'id_scaling']
 
 # %% ../nbs/02_intrinsic_dim.ipynb #362ac10b
 @dataclass
@@ -48,13 +49,14 @@ def distinct_knn(
     resolution:float=None,  # twins: closer than resolution * |x_i| (default `resolution_of(X)`, 4 eps of X's dtype)
 ):
     "Exact kNN of the distinct points of `X` (twins closer than the resolution are copies): `(KNN, n_points, n_duplicates)`."
-    res, keep, n_dup = _distinct(X, k, duplicates, device, resolution)
+    res, keep, n_dup = _distinct(X, integer(k, "k", minimum=1), duplicates, device, resolution)
+    if n_dup: res.rows = keep                        # which rows of X the table's rows are (`check_neighbors` reads it)
     return res, len(keep), n_dup
 
 # %% ../nbs/02_intrinsic_dim.ipynb #a6d8f37f
 def _distinct(X, k, duplicates, device, resolution):
     "distinct_knn's work: (KNN of the distinct points, the indices of X they are, surplus copies)."
-    if duplicates not in _POLICIES: raise ValueError(f"duplicates must be one of {_POLICIES}; got {duplicates!r}")
+    choice(duplicates, "duplicates", _POLICIES)
     X = points(X, k + 1, device=device, resolution=resolution)        # checked here once, then passed on as checked
     keep = torch.arange(len(X), device=X.data.device) if duplicates == "raise" else _first_copies(X.data)
     while True:                                      # again only if a group of twins outgrew the k neighbours found
@@ -77,17 +79,67 @@ def given_tolerance(neighbors) -> float | None:
     "The tie tolerance (`tie_tolerance`) a precomputed neighbours tuple `(KNN, n_points, n_duplicates, tolerance)` carries, if any: a batched engine computes it with the neighbours, so the estimate need not read the points again."
     return neighbors[3] if neighbors is not None and len(neighbors) > 3 else None
 
+# %% ../nbs/02_intrinsic_dim.ipynb #a57c0i02
+NEIGHBORS_EXPECTED = "a distinct_knn(X, k) result: (KNN, n_points, n_duplicates), or with the tie tolerance as a fourth entry"
+
+def neighbors_table(neighbors, name:str="neighbors") -> tuple:
+    "`(KNN, n_points, n_duplicates)` of a precomputed neighbours table whose type and shapes are right; else a TypeError / ValueError naming `name` and what is expected."
+    if not isinstance(neighbors, (tuple, list)) or len(neighbors) not in (3, 4) or not isinstance(neighbors[0], KNN):
+        got = type(neighbors).__name__ + (f" of {len(neighbors)} entries" if isinstance(neighbors, (tuple, list)) else "")
+        raise TypeError(f"{name} must be {NEIGHBORS_EXPECTED}; got {got}")
+    res = neighbors[0]
+    n = integer(neighbors[1], f"{name}[1] (n_points)", minimum=0)
+    n_dup = integer(neighbors[2], f"{name}[2] (n_duplicates)", minimum=0)
+    if len(neighbors) == 4 and neighbors[3] is not None: number(neighbors[3], f"{name}[3] (the tie tolerance)", minimum=0)
+    if not (isinstance(res.dist, torch.Tensor) and isinstance(res.idx, torch.Tensor) and res.dist.ndim == 2
+            and res.dist.shape == res.idx.shape and not res.idx.is_floating_point()):
+        raise TypeError(f"{name}[0] must be a KNN with (n, k) distances and integer indices of one shape; got {res!r}")
+    if len(res.dist) != n: raise ValueError(f"{name} has {len(res.dist)} rows but says n_points={n}: {NEIGHBORS_EXPECTED}")
+    return res, n, n_dup
+
+# %% ../nbs/02_intrinsic_dim.ipynb #a57c0i03
+def check_neighbors(neighbors, X, k:int, name:str="neighbors") -> tuple:
+    "`neighbors_table(neighbors)` matched to the cloud `X` it is given with: its counts X's, k' >= k columns, its indices in range, and the distances of 16 seeded rows those of X's points; else a ValueError naming `name`."
+    res, n, n_dup = neighbors_table(neighbors, name)
+    M = as_matrix(X)
+    if n + n_dup != len(M):
+        raise ValueError(f"{name} is a table of {n + n_dup} points ({n} distinct, {n_dup} copies dropped) but X has {len(M)}: "
+                         "a table of a subset or of another cloud measures that cloud; pass distinct_knn of this X")
+    if res.k < k: raise ValueError(f"the precomputed neighbours have k={res.k}; this estimator needs {k}")
+    if n == 0: return res, n, n_dup
+    lo, hi = (int(v) for v in torch.aminmax(res.idx[:, :k]))
+    if lo < 0 or hi >= n: raise ValueError(f"{name} has neighbour indices from {lo} to {hi}, outside its {n} points [0, {n}): not a table of this X")
+    if res.rows is None and n_dup: return res, n, n_dup            # a table built by hand without `rows`: counted only
+    rows = None if res.rows is None else res.rows.cpu()
+    s = torch.from_numpy(np.random.default_rng(0).choice(n, min(16, n), replace=False))
+    cols = sorted({0, k - 1})
+    j = res.idx[s.to(res.idx.device)][:, cols].cpu()
+    at = (lambda i: i) if rows is None else (lambda i: rows[i])
+    P = M[at(s).to(M.device)].cpu().double()
+    Q = M[at(j).flatten().to(M.device)].cpu().double().view(len(s), len(cols), -1)
+    diff = Q - P[:, None, :]
+    top = float(diff.abs().max())
+    got = torch.linalg.vector_norm(diff / top, dim=2) * top if top > 0 else diff.abs().sum(2)
+    table = res.dist[s.to(res.dist.device)][:, cols].cpu().double()
+    if not ((got - table).abs() <= 1e-6 * torch.maximum(got, table)).all():
+        raise ValueError(f"{name} does not belong to X: its distances of 16 seeded rows differ from X's (e.g. row {int(s[0])}: "
+                         f"{float(table[0, 0]):.6g} in the table, {float(got[0, 0]):.6g} in X); pass distinct_knn of this X")
+    return res, n, n_dup
+
 # %% ../nbs/02_intrinsic_dim.ipynb #5611ac73
 @dataclass(frozen=True)
 class Neighbourhood:
     "How a kNN estimator finds its neighbours: the options `twonn`, `mada`, `mom`, `mle` and `gride` share, declared once here and worn by each (`checks.spec_options`)."
     duplicates:str="drop"   # "drop": estimate on the distinct points; "raise": refuse copies (`distinct_knn`)
     device:object=None      # torch device for the kNN search (default: where X is)
-    neighbors:tuple=None    # a `distinct_knn(X, k' >= k)` result to reuse instead of searching again
-    resolution:float=None   # twins closer than resolution * |x_i| are copies (default: 4 eps of X's stored dtype)
+    neighbors:tuple=None    # a `distinct_knn(X, k' >= k)` result of this X to reuse instead of searching again
+    resolution:float=None   # twins closer than resolution * |x_i| are copies (default `knn.resolution_of`: 4 eps of the dtype X is measured in)
 
-    def __post_init__(self):
-        if self.duplicates not in _POLICIES: raise ValueError(f"duplicates must be one of {_POLICIES}; got {self.duplicates!r}")
+    def __post_init__(self):                         # each option checked by its kind, before any work
+        choice(self.duplicates, "duplicates", _POLICIES)
+        check_device(self.device)
+        check_resolution(self.resolution)
+        if self.neighbors is not None: neighbors_table(self.neighbors)
         if self.neighbors is not None and self.resolution is not None:
             raise ValueError("pass resolution to the distinct_knn that computed `neighbors`, not here")
 
@@ -101,16 +153,15 @@ def neighbourhood(estimator, options:dict) -> Neighbourhood:
 # %% ../nbs/02_intrinsic_dim.ipynb #480e834b
 @patch
 def find(self:Neighbourhood, X, k:int, tolerance:bool=False) -> tuple:
-    "`(KNN with k columns, n_points, n_duplicates)`: one search of X, checked once (`knn.points`), or the first k columns of `neighbors`; with `tolerance`, X's tie tolerance as a fourth entry (the one `neighbors` carries, if any)."
+    "`(KNN with k columns, n_points, n_duplicates)`: one search of X, checked once (`knn.points`), or the first k columns of `neighbors` (matched to X: `check_neighbors`); with `tolerance`, X's tie tolerance as a fourth entry (the one `neighbors` carries, if any)."
     if self.neighbors is None:
         X = points(X, k + 1, device=self.device, resolution=self.resolution)
         found = distinct_knn(X, k, self.duplicates)
     else:
-        res, n, n_dup = self.neighbors[:3]
-        if res.k < k: raise ValueError(f"the precomputed neighbours have k={res.k}; this estimator needs {k}")
-        found = (KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group, res.n_settled), n, n_dup)
+        res, n, n_dup = check_neighbors(self.neighbors, X, k)
+        found = (KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group, res.n_settled, res.rows), n, n_dup)
     if not tolerance: return found
-    given = given_tolerance(self.neighbors)                        # carried by a batched engine: X not read at all
+    given = given_tolerance(self.neighbors)                        # carried by a batched engine: X not read again
     return (*found, tie_tolerance(X) if given is None else given)
 
 # %% ../nbs/02_intrinsic_dim.ipynb #d750d4e9
@@ -134,16 +185,26 @@ def refuse_ties(tied:int, total:int, name:str):
 # %% ../nbs/02_intrinsic_dim.ipynb #fda2cc53
 def tie_tolerance(X, resolution:float=None) -> float:
     "The gap below which two neighbour distances in X count as tied: X's storage resolution (or `resolution`) times its largest norm."
-    rtol = resolution_of(X) if resolution is None else float(resolution)      # of X as stored (float16: float16's)
+    resolution = check_resolution(resolution)
+    rtol = resolution_of(X) if resolution is None else resolution            # the twin rule (half precision: float32's)
     X = as_points(X, min_points=0)                                            # a `knn.Points`: not checked again
     top = float(X.abs().max()) if X.numel() else 0.0        # the largest norm, rescaled: no overflow at 1e300, no underflow
     return rtol * top * float(torch.linalg.vector_norm(X.double() / top, dim=1).max()) if top > 0 else 0.0
 
+# %% ../nbs/02_intrinsic_dim.ipynb #a57c0i05
+def _ratio_array(v, name:str) -> np.ndarray:
+    "`v` as a 1-D float64 array of numbers; else a TypeError / ValueError naming `name`."
+    try: a = np.asarray(v, dtype=np.float64)
+    except (TypeError, ValueError): raise TypeError(f"{name} must be an array of numbers; got {type(v).__name__}") from None
+    if a.ndim != 1: raise ValueError(f"{name} must be one-dimensional; got shape {a.shape}")
+    return a
+
 # %% ../nbs/02_intrinsic_dim.ipynb #15807f0e
 def neighbour_ratios(far, near, X, name:str, resolution:float=None, tolerance:float=None) -> np.ndarray:
     "far / near (float64), refused by name (`refuse_ties`) when most pairs differ by no more than `tolerance` (default: `tie_tolerance(X, resolution)`; pass it to check many subsets of one X at the cost of one)."
-    far, near = np.asarray(far, dtype=np.float64), np.asarray(near, dtype=np.float64)
-    if tolerance is None: tolerance = tie_tolerance(X, resolution)
+    far, near = _ratio_array(far, "far"), _ratio_array(near, "near")
+    if far.shape != near.shape: raise ValueError(f"far and near must be one distance per point each; got {len(far)} and {len(near)}")
+    tolerance = tie_tolerance(X, resolution) if tolerance is None else number(tolerance, "tolerance", minimum=0)
     refuse_ties(int((far - near <= tolerance).sum()), len(far), name)
     return far / near
 
@@ -159,9 +220,11 @@ MICROSCOPE_TIE, MICROSCOPE_REDUCTION = 1e-8, 5      # their eps and reduction_fa
 
 def twonn_discard(discard, convention:str="facco"):
     "The discarded fraction a TwoNN `convention` uses: `discard` (None: 0.1) for facco and skdim; None for microscope, whose share is fixed."
-    if convention not in TWONN_CONVENTIONS:
-        raise ValueError(f"convention must be one of {tuple(TWONN_CONVENTIONS)}; got {convention!r}")
-    if convention != "microscope": return 0.1 if discard is None else discard
+    choice(convention, "convention", tuple(TWONN_CONVENTIONS))
+    if convention != "microscope":
+        if discard is None: return 0.1
+        if not 0 <= number(discard, "discard") < 1: raise ValueError(f"discard must be in [0, 1); got {discard!r}")
+        return float(discard)
     if discard is not None: raise ValueError(f"convention='microscope' fits the lowest n // {MICROSCOPE_REDUCTION} of the ratios "
                                              f"(LLM-Microscope's reduction_factor): pass discard=None, not {discard!r}")
     return None
@@ -187,9 +250,9 @@ def twonn_fit(
     convention:str="facco", # whose rule: a key of TWONN_CONVENTIONS
 ) -> float:
     "The TwoNN dimension from the ratios `mu` (see the derivation above)."
-    discard = twonn_discard(discard, convention)
-    if discard is not None and not 0 <= discard < 1: raise ValueError(f"discard must be in [0, 1); got {discard}")
-    mu = np.sort(np.asarray(mu, dtype=np.float64))
+    discard, method = twonn_discard(discard, convention), choice(method, "method", ("ls", "mle"))
+    mu = np.sort(_ratio_array(mu, "mu"))
+    if not (np.isfinite(mu).all() and (mu >= 1).all()): raise ValueError("mu must be ratios r2/r1: finite and >= 1")
     N = len(mu)
     refuse_ties(int((mu == 1).sum()), N, "TwoNN")                 # exact ties
     if convention == "microscope":
@@ -209,7 +272,7 @@ def twonn_fit(
         if n_keep < 2: raise ValueError(f"TwoNN needs at least 2 ratios; {N} points with discard={discard} leave {n_keep}")
         logs = np.log(mu[:n_keep])
         return float((n_keep - 1) / (logs.sum() + (N - n_keep) * logs[-1]))
-    raise ValueError(f"method must be 'ls' or 'mle'; got {method!r}")
+    raise AssertionError(method)                     # checked above
 
 # %% ../nbs/02_intrinsic_dim.ipynb #73b6bad8
 @spec_options(Neighbourhood)
@@ -222,6 +285,7 @@ def twonn(
 ) -> IDEstimate:       # the dimension, the points it used, the copies dropped, every rule in `params`
     "TwoNN intrinsic dimension (Facco et al. 2018) on exact nearest-neighbour distances."
     discard = twonn_discard(discard, convention)                  # a bad option is named before the search
+    method = choice(method, "method", ("ls", "mle"))
     near = neighbourhood(twonn, options)
     res, n, n_dup, tolerance = near.find(X, 2, tolerance=True)
     r = res.dist.cpu().numpy()
@@ -244,7 +308,8 @@ def _combine(local, comb, name):
 # %% ../nbs/02_intrinsic_dim.ipynb #e9893170
 def _local_id(name, X, k, kmin, local_fn, comb, near:Neighbourhood, **params):
     "Shared body of the kNN-based local estimators: exact distances of distinct points -> local values -> pooled."
-    if k < kmin: raise ValueError(f"{name} needs k >= {kmin}; got {k}")
+    if integer(k, "k") < kmin: raise ValueError(f"{name} needs k >= {kmin}; got {k}")
+    comb = choice(comb, "comb", ("mean", "median", "mle"))           # before the search
     res, n, n_dup = near.find(X, k)
     with np.errstate(divide="ignore", invalid="ignore"):
         local = local_fn(res.dist.cpu().numpy())
@@ -260,7 +325,7 @@ def mada(
     **options,              # `Neighbourhood`'s: duplicates, device, neighbors, resolution
 ) -> IDEstimate:       # the mean (or comb) of the local estimates, which `local` keeps
     "Manifold-adaptive dimension estimation (Farahmand et al. 2007) on exact kNN distances."
-    h = math.ceil(k / 2)
+    h = math.ceil(integer(k, "k") / 2)
     return _local_id("MADA", X, k, 2, lambda r: math.log(2) / np.log(r[:, k - 1] / r[:, h - 1]),
                      comb, neighbourhood(mada, options))
 
@@ -288,7 +353,7 @@ def mle(
     **options,              # `Neighbourhood`'s: duplicates, device, neighbors, resolution
 ) -> IDEstimate:       # the pooled estimate; the local ones in `local`
     "Levina-Bickel maximum-likelihood intrinsic dimension, pooled as MacKay & Ghahramani suggest."
-    num = k - 2 if unbiased else k - 1
+    num = integer(k, "k") - 2 if flag(unbiased, "unbiased") else integer(k, "k") - 1
     return _local_id("MLE", X, k, 3, lambda r: num / np.log(r[:, -1:] / r[:, :-1]).sum(1),
                      comb, neighbourhood(mle, options), unbiased=unbiased)
 
@@ -312,7 +377,7 @@ class BatchedEstimate:
 def batch_indices(n:int, batch_size:int=4096, shuffle:bool=True, seed:int=0) -> list:
     "Index arrays of the batches: shuffled, each of at least `batch_size` (one batch if n < batch_size)."
     n, batch_size, shuffle = integer(n, "n", minimum=0), integer(batch_size, "batch_size", minimum=1), flag(shuffle, "shuffle")
-    if shuffle and not (isinstance(seed, (int, np.integer)) and seed >= 0):
+    if shuffle and not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0):
         raise ValueError(f"seed must be a non-negative integer (numpy's generators refuse others); got {seed!r}")
     order = np.random.default_rng(seed).permutation(n) if shuffle else np.arange(n)
     return np.array_split(order, max(1, n // batch_size))
@@ -329,6 +394,8 @@ def batched(
     **kwargs,               # passed to the estimator
 ) -> BatchedEstimate:
     "Apply `estimator` to shuffled batches of at least `batch_size` vectors; mean, std and count."
+    if not callable(estimator): raise TypeError(f"estimator must be a function of the points (twonn, mada, ...); got {estimator!r:.60}")
+    ddof, progress = integer(ddof, "ddof", minimum=0), flag(progress, "progress")
     X = as_points(X)
     batches = batch_indices(len(X), batch_size, shuffle, seed)
     if len(X) < batch_size:
@@ -360,9 +427,9 @@ def _gride_terms(d, logmu, n1, n2):
     return g.sum(), h.sum()
 
 # %% ../nbs/02_intrinsic_dim.ipynb #23a499cb
-def _check_ranks(n1, n2):
-    if not (isinstance(n1, (int, np.integer)) and isinstance(n2, (int, np.integer)) and 1 <= n1 < n2):
-        raise ValueError(f"GRIDE needs integer ranks 1 <= n1 < n2; got n1={n1!r}, n2={n2!r}")
+def _check_ranks(n1, n2) -> tuple:
+    "GRIDE's ranks through `knn.rank_pair`: integers 1 <= n1 < n2, named."
+    return rank_pair(n1, n2, ("n1", "n2"), what="GRIDE ")
 
 # %% ../nbs/02_intrinsic_dim.ipynb #a56e0002
 GRIDE_CONVENTIONS = {                       # convention -> whose rule for GRIDE's error, and where it is written
@@ -394,9 +461,9 @@ def gride_fit(
     convention:str="unbiased",  # whose error (and ratios): "unbiased" (default) or "dadapy" (GRIDE_CONVENTIONS)
 ) -> tuple:                     # (dimension, error)
     "GRIDE maximum-likelihood dimension and its Cramér-Rao error from ratios mu = r_n2 / r_n1 (all >= 1)."
-    _check_ranks(n1, n2)
+    n1, n2 = _check_ranks(n1, n2)
     _check_convention(convention, GRIDE_CONVENTIONS)
-    mu = np.asarray(mu, dtype=np.float64)
+    mu = _ratio_array(mu, "mu")
     if len(mu) < 2: raise ValueError(f"GRIDE needs at least 2 ratios; got {len(mu)}")
     if not np.all(np.isfinite(mu)) or (mu < 1).any():
         raise ValueError("GRIDE ratios must be finite and >= 1 (distances sorted ascending, duplicates removed)")
@@ -424,8 +491,8 @@ def gride(
     **options,                  # `Neighbourhood`'s: duplicates, device, neighbors, resolution
 ) -> IDEstimate:       # the dimension, with its Cramér-Rao error in `params['err']`
     "GRIDE intrinsic dimension (Denti et al. 2022) from the ratios r_n2 / r_n1, with its error (params['err'])."
-    n2 = 2 * n1 if n2 is None else n2
-    _check_ranks(n1, n2)                                 # before the search
+    n2 = 2 * integer(n1, "n1", minimum=1) if n2 is None else n2
+    n1, n2 = _check_ranks(n1, n2)                        # before the search
     _check_convention(convention, GRIDE_CONVENTIONS)
     near = neighbourhood(gride, options)
     res, n, n_dup, tolerance = near.find(X, n2, tolerance=True)
@@ -483,9 +550,11 @@ def id_scaling(
     n_min = integer((10 if dadapy else 20) if n_min is None else n_min, "n_min", 3)
     range_max = integer(range_max, "range_max", 2)
     seed = integer((42 if dadapy else 0) if seed is None else seed, "seed", 0)
-    if not (isinstance(discard, numbers.Real) and not isinstance(discard, bool) and 0 <= discard < 1):
+    if not (isinstance(discard, numbers.Real) and not isinstance(discard, bool) and 0 <= discard < 1):   # NaN fails too
         raise ValueError(f"discard must be a number in [0, 1); got {discard!r}")
     progress = flag(progress, "progress")
+    choice(duplicates, "duplicates", _POLICIES)
+    device, resolution = check_device(device), check_resolution(resolution)
     keeps = "DADApy's decimation keeps sizes > n_min" if dadapy else "the decimation keeps blocks of >= n_min points"
     few = lambda n: n <= n_min if dadapy else n < n_min                # no decimation level, so no TwoNN row, would be left
     X = measured(as_points(X, min_points=3, device=device), resolution)   # checked once; float32's twin rule, as a profile
