@@ -14,7 +14,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
-from ..checks import integer
+from ..checks import integer, number, flag, choice
 from ..catalog import Checkpoint, local_checkpoints, pythia_checkpoints, series, OLMO_REPOS
 from ..sweeps import Measure, profile_measure, smaller_batches, sweep, SWEEP_CHECKS, MISSING_COLUMNS
 from ..data import sol_cache
@@ -26,17 +26,51 @@ from ..style import styled, title, label, style, width_inches
 from ..plots import turning_points, sweep_source
 
 # %% auto #0
-__all__ = ['PHASE_STEPS', 'SPECTRA_METRICS', 'SPECTRA_CONFIGS', 'LOSS_BLOCK', 'SPECTRA_VERSION', 'PROFILE_COLUMNS', 'SPECTRA',
-           'ENTRIES', 'NEEDED', 'PHASES', 'PHASE_RULES', 'PHASE_COLORS', 'ENTRY_COLORS', 'ENTRY_LEGEND', 'pythia_run',
-           'olmo_run', 'SpectraConfig', 'spectra_measure', 'heldout_loss', 'loss_measure', 'hub_tokens',
-           'compute_spectra', 'spectra_sweeps', 'check_columns', 'spectra_curves', 'span_change', 'spectral_phases',
-           'phase_verdict', 'run_entries', 'plot_spectra', 'spectra_findings']
+__all__ = ['SOURCE_NAMES', 'PHASE_STEPS', 'SPECTRA_METRICS', 'SPECTRA_CONFIGS', 'LOSS_BLOCK', 'SPECTRA_VERSION',
+           'PROFILE_COLUMNS', 'SPECTRA', 'ENTRIES', 'NEEDED', 'PHASES', 'PHASE_RULES', 'PHASE_COLORS', 'ENTRY_COLORS',
+           'ENTRY_LEGEND', 'pythia_run', 'olmo_run', 'SpectraConfig', 'spectra_measure', 'heldout_loss', 'loss_measure',
+           'hub_tokens', 'compute_spectra', 'spectra_sweeps', 'check_columns', 'spectra_curves', 'span_change',
+           'spectral_phases', 'phase_verdict', 'run_entries', 'plot_spectra', 'spectra_findings']
+
+# %% ../../nbs/figures/g2_spectra.ipynb #52b47f3d
+SOURCE_NAMES = ("heldout", "wiki", "wiki-summaries", "enwik8")     # the named sources; hf:NAME a Hub dataset; anything else a file
+
+def _config(cfg, cls=None, name:str="cfg"):
+    "`cfg` when it is a `cls` (default: any task configuration); else a TypeError naming `name`."
+    cls = cls or TaskConfig
+    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__} (e.g. SPECTRA_CONFIGS['quick']); got {type(cfg).__name__}")
+    return cfg
+
+def _source(spec, name:str="source"):
+    "`spec` when it names a text source (`SOURCE_NAMES`, hf:NAME, or files that exist, comma-separated); else a TypeError / FileNotFoundError naming `name`."
+    if not isinstance(spec, (str, Path)): raise TypeError(f"{name} must be a text source's name or a file; got {spec!r} ({type(spec).__name__})")
+    for part in str(spec).split(","):
+        part = part.strip()
+        if part not in SOURCE_NAMES and not part.startswith("hf:") and not Path(part).expanduser().is_file():
+            raise FileNotFoundError(f"{name} {spec!r}: {part!r} is neither one of {SOURCE_NAMES}, hf:NAME, nor a file that exists")
+    return spec
+
+def _table(df, need, name:str) -> pd.DataFrame:
+    "`df` when it is a DataFrame with the columns `need` and rows; else a TypeError / ValueError naming `name`."
+    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a pandas DataFrame; got {type(df).__name__}")
+    lacks = [c for c in need if c not in df.columns]
+    if lacks: raise ValueError(f"{name} lacks the columns {lacks} (it has {list(df.columns)[:12]})")
+    if not len(df): raise ValueError(f"{name} has no rows")
+    return df
+
+def _margins(rel, level) -> tuple:
+    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
+    rel = number(rel, "rel", minimum=0)
+    level = number(level, "level", minimum=0, maximum=1, strict=True)
+    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
+    return rel, level
 
 # %% ../../nbs/figures/g2_spectra.ipynb #3398d9a9
 PHASE_STEPS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 143000)   # Pythia steps, log-spaced
 
 def pythia_run(size:str, window:int=1023) -> tuple:
     "A `runs` entry (label, series, window) of a Pythia size at `PHASE_STEPS` (`catalog.series` spelling: REPO@REV,REV,...)."
+    window = integer(window, "window", minimum=2)
     pythia_checkpoints(size, steps=PHASE_STEPS)                     # an unknown size or a step Pythia lacks: named here
     return (f"Pythia-{size.upper()}", f"EleutherAI/pythia-{size}@" + ",".join(f"step{s}" for s in PHASE_STEPS), window)
 
@@ -44,7 +78,7 @@ def pythia_run(size:str, window:int=1023) -> tuple:
 def olmo_run(size:str="7b", count:int=len(PHASE_STEPS), window:int=1023) -> tuple:
     "A `runs` entry (label, series, window) of an OLMo 2 size at `count` log-spaced pretraining branches, listed on the Hub when the series is read (`catalog.series` spelling: olmo2-SIZE:COUNT)."
     if size not in OLMO_REPOS: raise ValueError(f"unknown OLMo 2 size {size!r}; one of {tuple(OLMO_REPOS)}")
-    return (f"OLMo-2-{size.upper()}", f"olmo2-{size}:{integer(count, 'count', minimum=1)}", window)
+    return (f"OLMo-2-{size.upper()}", f"olmo2-{size}:{integer(count, 'count', minimum=1)}", integer(window, "window", minimum=2))
 
 # %% ../../nbs/figures/g2_spectra.ipynb #7d3b9f60
 SPECTRA_METRICS = ("rankme", "alpha_req")                          # what the phases are read from; every configuration has them
@@ -73,7 +107,11 @@ class SpectraConfig(TaskConfig):
         for run in self.runs:
             if not (isinstance(run, tuple) and len(run) == 3 and isinstance(run[2], int) and run[2] > 1):
                 raise ValueError(f"SpectraConfig.runs holds (label, series spec, window > 1) entries; got {run!r}")
-        if not self.runs: get_preset(self.size)                     # an unknown preset: named now, not after a sweep
+        _source(self.source, "SpectraConfig.source")
+        if not isinstance(self.size, str): raise TypeError(f"SpectraConfig.size must be a study preset's name (train.PRESETS); got {self.size!r}")
+        if not self.runs:                                           # an unknown preset: named now, not after a sweep
+            try: get_preset(self.size)
+            except ValueError as e: raise ValueError(f"SpectraConfig.size: {e}") from None
 
 SPECTRA_CONFIGS = {
     "offline": SpectraConfig("offline", "study-S (2 blocks, d = 64) trained here: 3 seeds x 20 checkpoints; 8,192 held-out "
@@ -89,6 +127,7 @@ SPECTRA_CONFIGS = {
 # %% ../../nbs/figures/g2_spectra.ipynb #399dea69
 def spectra_measure(cfg:SpectraConfig, window:int) -> Measure:
     "The profile measure of a configuration (its metrics, tokens, batch and entries) on windows of `window` tokens: one pass per checkpoint."
+    _config(cfg, SpectraConfig)
     return profile_measure(sweep_source(cfg.source), metrics=cfg.metrics, n_tokens=cfg.n_tokens, window=window,
                            batch_size=cfg.batch_size, layers=cfg.layers, device=cfg.device, dtype=cfg.dtype, name="spectra")
 
@@ -98,6 +137,9 @@ LOSS_BLOCK = 2**25         # float64 logits upcast at a time (256 MiB)
 @torch.no_grad()
 def heldout_loss(model, tokenizer, ck, source=None, n_tokens:int=8192, window:int=127, seed:int=0, forward_batch:int=8) -> pd.DataFrame:
     "Mean next-token cross-entropy (nats per token) on the windows a profile of `n_tokens` draws (same seed, window, count): every text token after the first position predicted from its left context, in float64 a block of positions at a time; one row."
+    if not isinstance(ck, Checkpoint): raise TypeError(f"ck must be a catalog.Checkpoint; got {type(ck).__name__}")
+    n_tokens, window = integer(n_tokens, "n_tokens", minimum=1), integer(window, "window", minimum=2)
+    seed, forward_batch = integer(seed, "seed", minimum=0), integer(forward_batch, "forward_batch", minimum=1)
     pre, _ = special_affixes(tokenizer)
     kept = window - (0 if pre else 1)                      # content tokens a profile keeps per window (first position dropped)
     ids = cached_windows(source, tokenizer, window, -(-n_tokens // kept), seed)
@@ -119,6 +161,8 @@ def heldout_loss(model, tokenizer, ck, source=None, n_tokens:int=8192, window:in
 # %% ../../nbs/figures/g2_spectra.ipynb #a17ea1ec
 def loss_measure(cfg:SpectraConfig, window:int, forward_batch:int=8) -> Measure:
     "`heldout_loss` on the windows of `spectra_measure(cfg, window)`, as a sweep measure loaded with it; out of memory, again with half the windows a forward batch."
+    _config(cfg, SpectraConfig)
+    window, forward_batch = integer(window, "window", minimum=2), integer(forward_batch, "forward_batch", minimum=1)
     return Measure("loss", heldout_loss, dict(source=sweep_source(cfg.source), n_tokens=cfg.n_tokens, window=window,
                                               forward_batch=forward_batch),
                    load=dict(device=cfg.device, dtype=cfg.dtype), shrink=partial(smaller_batches, names=("forward_batch",)))
@@ -129,6 +173,7 @@ PROFILE_COLUMNS = ["run", "seed", "step", "tokens", "layer", "layer_name", "metr
 
 def hub_tokens(ck:Checkpoint):
     "Training tokens of a Hub checkpoint: the checkpoint's own, else Pythia's 2,097,152 a step; None where unknown."
+    if not isinstance(ck, Checkpoint): raise TypeError(f"ck must be a catalog.Checkpoint; got {type(ck).__name__}")
     if ck.tokens is not None: return ck.tokens
     m = re.fullmatch(r"EleutherAI/pythia-([0-9.]+[mb])(-deduped)?", ck.model)
     return pythia_checkpoints(m.group(1), bool(m.group(2)), [ck.step])[0].tokens if m and ck.step is not None else None
@@ -169,6 +214,7 @@ def _hub_runs(cfg:SpectraConfig, store:Path, progress:bool) -> tuple:
 # %% ../../nbs/figures/g2_spectra.ipynb #9ef0ae89
 def compute_spectra(cfg:SpectraConfig, progress=False, cache=None) -> dict:
     "RankMe, alpha-ReQ (and the other metrics of `cfg`) of every checkpoint: one profile pass each through `sweeps.sweep` (cached jobs: a killed run resumes), with the held-out loss."
+    _config(cfg, SpectraConfig); progress = flag(progress, "progress")
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, missing = _hub_runs(cfg, store, progress) if cfg.runs else (_study_runs(cfg, store, progress), None)
     if not frames: raise RuntimeError(f"no checkpoint of any run was measured:\n{missing.to_string(index=False)}")
@@ -181,7 +227,7 @@ def compute_spectra(cfg:SpectraConfig, progress=False, cache=None) -> dict:
 # %% ../../nbs/figures/g2_spectra.ipynb #328ec369
 def spectra_sweeps(cfg:SpectraConfig) -> dict:
     "{run label: its measures} of the Hub runs (the study's runs are trained here: nothing to plan)."
-    return {name: [spectra_measure(cfg, window), loss_measure(cfg, window)] for name, _, window in cfg.runs}
+    return {name: [spectra_measure(cfg, window), loss_measure(cfg, window)] for name, _, window in _config(cfg, SpectraConfig).runs}
 
 SPECTRA = register(Task("spectra", "Li et al. 2025, phases of pretraining", ("spectra", "spectra_missing"), ("spectra",),
                         SPECTRA_CONFIGS, compute_spectra, lambda t, cfg: {"spectra": plot_spectra(t, cfg)},
@@ -194,8 +240,10 @@ NEEDED = ("run", "seed", "step", "layer", "layer_name", "metric", "value")
 
 def check_columns(df:pd.DataFrame, needed=NEEDED, what:str="a spectra table"):
     "A clear error when `df` lacks a column it must have."
-    lacking = [c for c in needed if c not in getattr(df, "columns", ())]
-    if lacking: raise ValueError(f"{what} needs the columns {list(needed)}; it lacks {lacking} (the `spectra` table of `compute_spectra` has them)")
+    if not isinstance(df, pd.DataFrame): raise TypeError(f"{what} (df) must be a pandas DataFrame; got {type(df).__name__}")
+    lacking = [c for c in needed if c not in df.columns]
+    if lacking: raise ValueError(f"{what} (df) needs the columns {list(needed)}; it lacks {lacking} (the `spectra` table of `compute_spectra` has them)")
+    if not len(df): raise ValueError(f"{what} (df) has no rows")
 
 # %% ../../nbs/figures/g2_spectra.ipynb #0208763f
 def spectra_curves(df:pd.DataFrame, metric:str, entry="final_norm", run:str=None) -> pd.DataFrame:
@@ -224,9 +272,11 @@ def spectra_curves(df:pd.DataFrame, metric:str, entry="final_norm", run:str=None
 def span_change(curves:pd.DataFrame, a, b, rel:float=0.05, level:float=0.95) -> dict:
     "The change of a curve (a column per seed) from step `a` to step `b` under the extremum test's rule: every seed's own change, their mean and t-interval, the margin (`rel` of the larger end of the seeds' mean) and whether the change clears it."
     from scipy import stats
-    c = curves.dropna()
-    for s in (a, b):
-        if s not in c.index: raise ValueError(f"step {s} is not a checkpoint of the curve; it has {list(c.index)}")
+    rel, level = _margins(rel, level)
+    c = _table(curves, (), "curves").dropna()
+    if not c.shape[1] or not len(c): raise ValueError(f"curves must have a row per step and a column per seed (none NaN); got shape {c.shape}")
+    for name, s in (("a", a), ("b", b)):
+        if s not in c.index: raise ValueError(f"{name}: step {s} is not a checkpoint of the curve; it has {list(c.index)}")
     d = (c.loc[b] - c.loc[a]).to_numpy(dtype=float)
     n, mean = len(d), float(d.mean())
     half = float(stats.t.ppf((1 + level) / 2, n - 1) * d.std(ddof=1) / np.sqrt(n)) if n > 1 else np.nan
@@ -259,7 +309,10 @@ def _stretch(rank, alpha, a, b, first, rel, level) -> dict:
 # %% ../../nbs/figures/g2_spectra.ipynb #95a62fe7
 def spectral_phases(rank:pd.DataFrame, alpha:pd.DataFrame, rel:float=0.05, level:float=0.95) -> pd.DataFrame:
     "Training cut at every turn of RankMe or alpha-ReQ (curves: a column per seed) that clears the margin; each stretch's two changes under the extremum test and its name among Li et al.'s phases."
-    rank, alpha = rank.dropna(), alpha.dropna()
+    rel, level = _margins(rel, level)
+    rank, alpha = _table(rank, (), "rank").dropna(), _table(alpha, (), "alpha").dropna()
+    for name, c in (("rank", rank), ("alpha", alpha)):
+        if not c.shape[1] or len(c) < 2: raise ValueError(f"{name} must have two steps or more and a column per seed (none NaN); got shape {c.shape}")
     if not rank.index.equals(alpha.index) or list(rank.columns) != list(alpha.columns):
         raise ValueError("RankMe and alpha-ReQ curves must have the same steps and seeds")
     cuts = set()
@@ -272,6 +325,8 @@ def spectral_phases(rank:pd.DataFrame, alpha:pd.DataFrame, rel:float=0.05, level
 # %% ../../nbs/figures/g2_spectra.ipynb #c10eab16
 def phase_verdict(phases:pd.DataFrame) -> str:
     "The phases in words: each of Li et al.'s three found (its steps and both metrics' changes) or not, and whether they come in their order."
+    _table(phases, ("start", "end", "phase", "rankme", "alpha_req", "seeds", "rankme_start_value", "rankme_end_value",
+                    "alpha_start_value", "alpha_end_value"), "phases")
     at = lambda x: f"{int(x):,}"
     parts = []
     for name in PHASES:
@@ -297,6 +352,8 @@ ENTRY_LEGEND = {"final_norm": "final norm (Li et al.'s layer)", "last_block": "l
 
 def run_entries(df:pd.DataFrame, run:str) -> list:
     "The entries of `ENTRIES` a run's rows can give (the blocks' mean only where every block is measured)."
+    check_columns(df)
+    run = choice(run, "run", tuple(dict.fromkeys(df.run)))
     out = []
     for entry in ENTRIES:
         try: spectra_curves(df, "rankme", entry, run); out.append(entry)
@@ -326,6 +383,7 @@ def plot_spectra(t, cfg, axes=None):
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     from matplotlib.ticker import LogLocator, NullFormatter
+    _config(cfg)
     df = t["spectra"]
     check_columns(df, NEEDED + ("val_loss",))
     runs = list(dict.fromkeys(df.run))
