@@ -23,7 +23,7 @@ from .models import model_kind
 from .hidden import layer_states, layer_names, layer_list, layer_indices
 from .profile import cached_windows, special_affixes, model_positions, window_inputs
 from .data import Windows, checked_documents
-from .checks import integer, number, flag, spec_with, spec_key
+from .checks import integer, number, flag, choice, spec_with, spec_key, device as check_device, NoDevice
 
 # %% auto #0
 __all__ = ['REPEATS', 'ENTROPY_CONVENTIONS', 'FIRST', 'DRAWS', 'BATCHED', 'SUMMARY_KEYS', 'AUGMENTATIONS', 'POOLS',
@@ -38,7 +38,7 @@ REPEATS = ("skip", "raise")
 
 def _unit_steps(points, repeats:str):
     "The trajectory's steps as float64 unit vectors (rows), with zero steps skipped or refused; and how many were skipped."
-    if repeats not in REPEATS: raise ValueError(f"repeats must be one of {REPEATS}; got {repeats!r}")
+    repeats = choice(repeats, "repeats", REPEATS)
     X = as_points(points, min_points=3, name="points")
     rtol = resolution_of(X)
     X = X.double()
@@ -77,8 +77,7 @@ ENTROPY_CONVENTIONS = ("project", "skean")      # whose prompt entropy: this pro
 
 def _entropy_options(center, convention:str, normalization:str, name:str="convention") -> bool:
     "Check a prompt entropy's options and return `center` as the convention applies it (None: the convention's own, project False, skean True)."
-    if convention not in ENTROPY_CONVENTIONS: raise ValueError(f"{name} must be one of {ENTROPY_CONVENTIONS}; got {convention!r}")
-    if normalization not in ENTROPY_NORMALIZATIONS: raise ValueError(f"normalization must be one of {ENTROPY_NORMALIZATIONS}; got {normalization!r}")
+    convention, normalization = choice(convention, name, ENTROPY_CONVENTIONS), choice(normalization, "normalization", ENTROPY_NORMALIZATIONS)
     center = flag(center, "center", none=True)                     # None: the convention's own
     if convention == "project": return bool(center)
     if center is not None and not center:
@@ -251,8 +250,7 @@ class PromptSpec:
         set_("alpha", number(self.alpha, "alpha (the Rényi order)", minimum=0, strict=True))
         _entropy_options(self.center, self.entropy_convention, self.normalization, "entropy_convention")
         set_("shuffle", flag(self.shuffle, "shuffle"))
-        if self.first not in FIRST: raise ValueError(f"first must be one of {FIRST}; got {self.first!r}")
-        if self.draw not in DRAWS: raise ValueError(f"draw must be one of {DRAWS}; got {self.draw!r}")
+        choice(self.first, "first", FIRST); choice(self.draw, "draw", DRAWS)
         if self.layers is not None: set_("layers", layer_list(self.layers) or None)
 
     def key(self) -> dict:
@@ -288,6 +286,7 @@ def document_windows(
 # %% ../nbs/06b_prompts.ipynb #7121fb80
 def prompt_inputs(tokenizer, source, spec:PromptSpec) -> tuple:
     "The model inputs of a prompt profile (windows drawn as `spec.draw` says, wrapped in the tokenizer's special tokens; with `spec.shuffle` each window's content shuffled), and how many special tokens lead."
+    if not isinstance(spec, PromptSpec): raise TypeError(f"spec must be a PromptSpec (prompt_spec(...)); got {type(spec).__name__}")
     pre, post = special_affixes(tokenizer)
     if spec.draw == "documents": inputs = window_inputs(tokenizer, document_windows(source, tokenizer, spec.window, spec.n_windows))
     else: inputs = cached_windows(source, tokenizer, spec.window, spec.n_windows, spec.seed).clone()
@@ -327,15 +326,21 @@ def _metric_rows(gride:pd.DataFrame, entropy:float, angles:np.ndarray, skipped:i
 # %% ../nbs/06b_prompts.ipynb #6305180b
 def window_rows(points, spec:PromptSpec) -> list:
     "The metric rows of one window at one layer: GRIDE at each rank, the prompt entropy and the curvature."
+    if not isinstance(spec, PromptSpec): raise TypeError(f"spec must be a PromptSpec (prompt_spec(...)); got {type(spec).__name__}")
     return _metric_rows(prompt_gride(points, spec.range_max),
                         prompt_entropy(points, spec.alpha, spec.center, spec.entropy_convention, spec.normalization),
                         *turning_angles(points), len(points))
 
 # %% ../nbs/06b_prompts.ipynb #fc1f3e7f
+def _device_type(device, name:str="device") -> str:
+    "The type ('cpu', 'cuda', ...) of a device named as `checks.device` reads it (None: the CPU), a GPU this machine lacks included (its type still says which path)."
+    try: return check_device(device, name, default=torch.device("cpu"), none="the CPU").type
+    except NoDevice: return torch.device(device).type
+
 @contextmanager
 def one_thread(device):
     "On the CPU, torch in one thread inside the block (the thread count restored after); elsewhere nothing."
-    if torch.device(device).type != "cpu": yield; return
+    if _device_type(device) != "cpu": yield; return
     before = torch.get_num_threads()
     torch.set_num_threads(1)
     try: yield
@@ -346,7 +351,8 @@ BATCHED = None      # None: the batched path on every non-CPU device, the per-cl
 
 def use_batched(device) -> bool:
     "Whether `prompt_profile` on `device` measures the clouds of a forward batch at one layer together (`BATCHED`)."
-    if BATCHED is None: return torch.device(device).type != "cpu"
+    kind = _device_type(device)
+    if BATCHED is None: return kind != "cpu"
     if not isinstance(BATCHED, (bool, np.bool_)): raise TypeError(f"prompts.BATCHED must be None, True or False; got {BATCHED!r}")
     return bool(BATCHED)
 
@@ -438,6 +444,8 @@ def batched_window_rows(
     spec:PromptSpec,        # range_max and the entropy's options are read
 ) -> tuple:
     "The metric rows (`window_rows`) of every cloud of X, measured together on X's device, one transfer to the host; and {metric: the clouds a per-cloud function measured}."
+    if not isinstance(spec, PromptSpec): raise TypeError(f"spec must be a PromptSpec (prompt_spec(...)); got {type(spec).__name__}")
+    if not isinstance(X, torch.Tensor) or X.ndim != 3: raise TypeError(f"X must be a (W, n, d) torch tensor of clouds; got {type(X).__name__} {tuple(getattr(X, 'shape', ()))}")
     W, n, d = X.shape
     if X.dtype != torch.float32 or n < 3 or not bool(torch.isfinite(X).all()):
         return [window_rows(points, spec) for points in X.cpu()], dict(gride=list(range(W)), entropy=list(range(W)), curvature=list(range(W)))
@@ -589,7 +597,7 @@ class ViewSpec:
         set_("crop", number(self.crop, "crop (a crop's share of the prompt)", minimum=0, maximum=1, strict=True))
         for name, value, choices in (("augmentation", self.augmentation, AUGMENTATIONS), ("pool", self.pool, POOLS),
                                      ("normalization", self.normalization, ENTROPY_NORMALIZATIONS), ("first", self.first, FIRST)):
-            if value not in choices: raise ValueError(f"{name} must be one of {choices}; got {value!r}")
+            choice(value, name, choices)
         if self.augmentation == "crop" and math.ceil(self.crop * self.window) < 2:
             raise ValueError(f"crop={self.crop} of window={self.window} leaves {math.ceil(self.crop * self.window)} token(s); a view needs 2")
         if self.layers is not None: set_("layers", layer_list(self.layers) or None)
@@ -601,6 +609,8 @@ class ViewSpec:
 # %% ../nbs/06b_prompts.ipynb #42892856
 def view_tokens(content:torch.Tensor, spec:ViewSpec) -> torch.Tensor:
     "The K views (N, K, m) of each prompt's content tokens (N, n): `spec.views` crops of ceil(crop x n) tokens, or permutations, from one seeded generator."
+    if not isinstance(spec, ViewSpec): raise TypeError(f"spec must be a ViewSpec; got {type(spec).__name__}")
+    if not isinstance(content, torch.Tensor) or content.ndim != 2: raise TypeError(f"content must be a (N, n) torch tensor of token ids; got {type(content).__name__}")
     N, n = content.shape
     rng = np.random.default_rng(spec.seed)
     if spec.augmentation == "shuffle":
