@@ -12,7 +12,8 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import scipy.stats
-from ..checks import integer
+from pathlib import Path
+from ..checks import integer, number, flag, choice
 from ..store import read_rows
 from ..data import TextSource, text_source, reference_table
 from ..models import load_model
@@ -23,11 +24,44 @@ from ..style import figure, styled, title, label, PALETTE, GREY
 from ..plots import job_store, seed_job
 
 # %% auto #0
-__all__ = ['PROMPTS_VERSION', 'MIN_PROMPTS', 'PILE_PROMPTS', 'DOCUMENT_LISTS', 'PROMPTS_CONFIGS', 'PUBLISHED', 'PROMPTS',
-           'CONDITIONS', 'PUBLISHED_COLORS', 'PromptsConfig', 'prompts_spec', 'published_gride', 'published_layer',
-           'fitted_window', 'kept_source', 'listed_source', 'prompts_job', 'compute_prompts', 'gride_rows',
-           'prompt_peaks', 'peak_contrast', 'against_published', 'published_differences', 'critical_r', 'plot_prompts',
-           'plot_published', 'prompt_figures', 'prompts_findings']
+__all__ = ['SOURCE_NAMES', 'PROMPTS_VERSION', 'MIN_PROMPTS', 'PILE_PROMPTS', 'DOCUMENT_LISTS', 'PROMPTS_CONFIGS', 'PUBLISHED',
+           'PROMPTS', 'CONDITIONS', 'PUBLISHED_COLORS', 'PromptsConfig', 'prompts_spec', 'published_gride',
+           'published_layer', 'fitted_window', 'kept_source', 'listed_source', 'prompts_job', 'compute_prompts',
+           'gride_rows', 'prompt_peaks', 'peak_contrast', 'against_published', 'published_differences', 'critical_r',
+           'plot_prompts', 'plot_published', 'prompt_figures', 'prompts_findings']
+
+# %% ../../nbs/figures/g3_prompts.ipynb #d82464c9
+SOURCE_NAMES = ("wiki", "wiki-summaries", "enwik8")     # the named sources; hf:NAME a Hub dataset; anything else a file
+
+def _config(cfg, cls=None, name:str="cfg"):
+    "`cfg` when it is a `cls` (default: any task configuration); else a TypeError naming `name`."
+    cls = cls or TaskConfig
+    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__} (e.g. PROMPTS_CONFIGS['quick']); got {type(cfg).__name__}")
+    return cfg
+
+def _source(spec, name:str="source"):
+    "`spec` when it names a text source (`SOURCE_NAMES`, hf:NAME, or files that exist, comma-separated); else a TypeError / FileNotFoundError naming `name`."
+    if not isinstance(spec, (str, Path)): raise TypeError(f"{name} must be a text source's name or a file; got {spec!r} ({type(spec).__name__})")
+    for part in str(spec).split(","):
+        part = part.strip()
+        if part not in SOURCE_NAMES and not part.startswith("hf:") and not Path(part).expanduser().is_file():
+            raise FileNotFoundError(f"{name} {spec!r}: {part!r} is neither one of {SOURCE_NAMES}, hf:NAME, nor a file that exists")
+    return spec
+
+def _table(df, need, name:str) -> pd.DataFrame:
+    "`df` when it is a DataFrame with the columns `need` and rows; else a TypeError / ValueError naming `name`."
+    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a pandas DataFrame; got {type(df).__name__}")
+    lacks = [c for c in need if c not in df.columns]
+    if lacks: raise ValueError(f"{name} lacks the columns {lacks} (it has {list(df.columns)[:12]})")
+    if not len(df): raise ValueError(f"{name} has no rows")
+    return df
+
+def _margins(rel, level) -> tuple:
+    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
+    rel = number(rel, "rel", minimum=0)
+    level = number(level, "level", minimum=0, maximum=1, strict=True)
+    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
+    return rel, level
 
 # %% ../../nbs/figures/g3_prompts.ipynb #65194b09
 PROMPTS_VERSION = 2                             # 2: the authors' own documents (`documents`), the entropy conventions in the rows
@@ -51,6 +85,7 @@ class PromptsConfig(TaskConfig):
 
     def __post_init__(self):
         super().__post_init__()
+        _source(self.source, "PromptsConfig.source")
         for entry in self.models:
             if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[2], int) and entry[2] >= 4):
                 raise ValueError(f"PromptsConfig.models holds (label, model name, window >= 4) entries, e.g. "
@@ -68,6 +103,8 @@ class PromptsConfig(TaskConfig):
 # %% ../../nbs/figures/g3_prompts.ipynb #6916c881
 def prompts_spec(cfg:PromptsConfig, window:int, used:int=None) -> PromptSpec:
     "The prompt profile of one model: `cfg.n_prompts(window)` prompts of `used` (default `window`) content tokens, every entry, on the text."
+    _config(cfg, PromptsConfig)
+    window, used = integer(window, "window", minimum=1), None if used is None else integer(used, "used", minimum=1)
     return PromptSpec(n_windows=cfg.n_prompts(window), window=used or window, range_max=cfg.range_max, first=cfg.first,
                       draw=cfg.draw, seed=cfg.seed, forward_batch=cfg.forward_batch)
 
@@ -105,6 +142,7 @@ def published_layer(entry:int, blocks:int) -> int:
 # %% ../../nbs/figures/g3_prompts.ipynb #52880766
 def fitted_window(model, tokenizer, window:int) -> int:
     "`window`, or as many content tokens as the model's positions hold beside the tokenizer's special tokens where that is fewer."
+    window = integer(window, "window", minimum=1)
     pre, post = special_affixes(tokenizer)
     limit = model_positions(model)
     return window if not limit else min(window, limit - len(pre) - len(post))
@@ -119,6 +157,7 @@ def kept_source(spec:str) -> TextSource:
 # %% ../../nbs/figures/g3_prompts.ipynb #188e54af
 def listed_source(spec:str, documents:str, tokenizer, window:int) -> tuple:
     "(the documents of source `spec` at the row numbers of `DOCUMENT_LISTS[documents]`, in order, read once; how many have at least `window` tokens)."
+    documents, window = choice(documents, "documents", tuple(DOCUMENT_LISTS)), integer(window, "window", minimum=1)
     rows = reference_table(DOCUMENT_LISTS[documents]).document_index.to_numpy()
     source = text_source(spec)
     texts = list(source)
@@ -133,6 +172,7 @@ def listed_source(spec:str, documents:str, tokenizer, window:int) -> tuple:
 # %% ../../nbs/figures/g3_prompts.ipynb #5786716d
 def prompts_job(cfg:PromptsConfig, entry, cache=None) -> pd.DataFrame:
     "One model's prompt rows on the text and on its shuffle (cached per configuration and model), with `model_id`, `seconds` and the dtype."
+    _config(cfg, PromptsConfig)
     store = job_store(cache)
     key = seed_job("prompts", cfg, entry, cfg.seed, "prompts", PROMPTS_VERSION)
     if store.done(key): return read_rows(store.csv_path(key))
@@ -162,6 +202,7 @@ def prompts_job(cfg:PromptsConfig, entry, cache=None) -> pd.DataFrame:
 # %% ../../nbs/figures/g3_prompts.ipynb #34a1a26f
 def compute_prompts(cfg:PromptsConfig, progress:bool=False, cache=None) -> dict:
     "Every model's prompt rows (`prompts_job`), and per model, condition and layer the correlation over prompts of the GRIDE at the finest rank with the loss."
+    _config(cfg, PromptsConfig); progress = flag(progress, "progress")
     rows = pd.concat([prompts_job(cfg, entry, cache) for entry in cfg.models], ignore_index=True)
     corr = id_loss_correlation(rows)
     if "dtype" in rows: corr["dtype"] = corr.model.map(rows.drop_duplicates("model").set_index("model").dtype)
@@ -174,8 +215,9 @@ PROMPTS = register(Task("prompts", "Viswanathan et al. 2025", ("prompts", "promp
 # %% ../../nbs/figures/g3_prompts.ipynb #e5e41178
 def gride_rows(rows:pd.DataFrame, n1:int=None) -> pd.DataFrame:
     "The GRIDE rows at rank n1 (default: the finest the rows have), every prompt and entry."
+    _table(rows, ("metric", "n1"), "rows")
     g = rows[rows.metric == "gride"]
-    if g.empty: raise ValueError("the prompts table has no GRIDE rows")
+    if g.empty: raise ValueError("the prompts table (rows) has no GRIDE rows")
     n1 = int(g.n1.min()) if n1 is None else integer(n1, "n1", minimum=1)
     g = g[g.n1 == n1]
     if g.empty: raise ValueError(f"no GRIDE rows at n1={n1}; the rows have n1 in {sorted(rows.n1.dropna().astype(int).unique())}")
@@ -263,6 +305,8 @@ def published_differences(t:dict) -> pd.DataFrame:
 def critical_r(n:int, level:float=0.05) -> float:
     "The |r| a correlation over `n` points needs for a two-sided p-value below `level` (Student's t, n - 2 degrees of freedom)."
     n = integer(n, "n", minimum=3)
+    level = number(level, "level", minimum=0, maximum=1, strict=True)
+    if level >= 1: raise ValueError(f"level must be a p-value threshold in (0, 1); got {level!r}")
     t = scipy.stats.t.ppf(1 - level / 2, n - 2)
     return float(t / np.sqrt(n - 2 + t * t))
 
@@ -289,6 +333,7 @@ def plot_prompts(t:dict, cfg, axes=None, width:str=None):
     "Per model: a prompt's GRIDE (finest rank) against relative depth, mean over prompts and ±1 sd band, text and shuffled, peaks starred and the published peak crossed; under it the ID-loss correlation per entry (Pearson solid, Spearman dashed) with the |r| p < 0.05 needs. Into 2 x models `axes`, else a figure ('two': a column per model; 'one': stacked)."
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
+    _config(cfg)
     rows, corr = t["prompts"], t["prompts_correlation"]
     g = gride_rows(rows)
     n1, summary, peaks, published = int(g.n1.iloc[0]), prompt_summary(g), prompt_peaks(t).set_index(["model", "shuffle"]), None
@@ -336,6 +381,7 @@ PUBLISHED_COLORS = {"EleutherAI/pythia-160m-deduped": PALETTE["blue"], "openai-c
 def plot_published(t:dict, cfg, axes=None):
     "Per scale (a panel each): this run's mean GRIDE of a prompt at each of Viswanathan et al.'s entries (line, ±1 sd band) and theirs (points, ±1 sd bars), a colour per model; into one axis per scale, else a two-column figure."
     from matplotlib.lines import Line2D
+    _config(cfg)
     comparison = against_published(t)
     if comparison.empty: raise ValueError("no model of this table has Viswanathan et al.'s depth: nothing to compare (against_published is empty)")
     scales = sorted(comparison.n1.unique())
@@ -367,7 +413,7 @@ def plot_published(t:dict, cfg, axes=None):
 # %% ../../nbs/figures/g3_prompts.ipynb #7d7e5f53
 def prompt_figures(t:dict, cfg) -> dict:
     "What `sol-reproduce` saves: the prompts figure, and the published table's where this run has a model of their depth."
-    figures = {"prompts": plot_prompts(t, cfg)}
+    figures = {"prompts": plot_prompts(t, _config(cfg))}
     if len(against_published(t)): figures["prompts_published"] = plot_published(t, cfg)
     return figures
 
