@@ -13,7 +13,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
-from ..checks import integer, flag
+from ..checks import integer, number, flag, choice
 from ..store import read_rows
 from ..data import TextSource, text_source, dataset_source, reference_table
 from ..catalog import series, pythia_checkpoints
@@ -27,14 +27,47 @@ from ..style import figure, styled, title, label, PALETTE
 from ..plots import job_store, seed_job
 
 # %% auto #0
-__all__ = ['LAYER_BY_LAYER_VERSION', 'SKEAN_ROWS', 'SKEAN_MIN_CHARS', 'SKEAN_MAX_LENGTH', 'SKEAN_SAMPLES', 'SKEAN_SEED',
-           'MIN_SAMPLES', 'SKEAN_SIZES', 'SKEAN_STEPS', 'LAYER_BY_LAYER_CONFIGS', 'RULES', 'METRICS', 'COMPARE_KEYS',
-           'LAYER_BY_LAYER', 'SHOWN', 'METRIC_COLORS', 'RULE_STYLES', 'SampleSpec', 'LayerByLayerConfig', 'sample_spec',
-           'pythia_run', 'published_entropies', 'is_heading', 'source_rows', 'Samples', 'skean_samples',
-           'eigen_entropy', 'frobenius_entropy', 'clamped_gram', 'unit_row_means', 'skean_entries', 'sample_entropies',
-           'entropy_rows', 'layer_entropies', 'against_published', 'profile_agreement', 'entropy_measure', 'model_job',
-           'layer_by_layer_sweeps', 'compute_layer_by_layer', 'layer_by_layer_panels', 'plot_layer_by_layer',
-           'profile_shape', 'layer_by_layer_findings']
+__all__ = ['SOURCE_NAMES', 'LAYER_BY_LAYER_VERSION', 'SKEAN_ROWS', 'SKEAN_MIN_CHARS', 'SKEAN_MAX_LENGTH', 'SKEAN_SAMPLES',
+           'SKEAN_SEED', 'MIN_SAMPLES', 'SKEAN_SIZES', 'SKEAN_STEPS', 'LAYER_BY_LAYER_CONFIGS', 'RULES', 'METRICS',
+           'COMPARE_KEYS', 'LAYER_BY_LAYER', 'SHOWN', 'METRIC_COLORS', 'RULE_STYLES', 'SampleSpec',
+           'LayerByLayerConfig', 'sample_spec', 'pythia_run', 'published_entropies', 'is_heading', 'source_rows',
+           'Samples', 'skean_samples', 'eigen_entropy', 'frobenius_entropy', 'clamped_gram', 'unit_row_means',
+           'skean_entries', 'sample_entropies', 'entropy_rows', 'layer_entropies', 'against_published',
+           'profile_agreement', 'entropy_measure', 'model_job', 'layer_by_layer_sweeps', 'compute_layer_by_layer',
+           'layer_by_layer_panels', 'plot_layer_by_layer', 'profile_shape', 'layer_by_layer_findings']
+
+# %% ../../nbs/figures/g5_layer_by_layer.ipynb #aa680192
+SOURCE_NAMES = ("wiki", "wiki-summaries", "enwik8")     # the named sources; hf:NAME a Hub dataset; anything else a file
+
+def _config(cfg, cls=None, name:str="cfg"):
+    "`cfg` when it is a `cls` (default: any task configuration); else a TypeError naming `name`."
+    cls = cls or TaskConfig
+    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__} (e.g. LAYER_BY_LAYER_CONFIGS['quick']); got {type(cfg).__name__}")
+    return cfg
+
+def _source(spec, name:str="source"):
+    "`spec` when it names a text source (`SOURCE_NAMES`, hf:NAME, or files that exist, comma-separated); else a TypeError / FileNotFoundError naming `name`."
+    if not isinstance(spec, (str, Path)): raise TypeError(f"{name} must be a text source's name or a file; got {spec!r} ({type(spec).__name__})")
+    for part in str(spec).split(","):
+        part = part.strip()
+        if part not in SOURCE_NAMES and not part.startswith("hf:") and not Path(part).expanduser().is_file():
+            raise FileNotFoundError(f"{name} {spec!r}: {part!r} is neither one of {SOURCE_NAMES}, hf:NAME, nor a file that exists")
+    return spec
+
+def _table(df, need, name:str) -> pd.DataFrame:
+    "`df` when it is a DataFrame with the columns `need` and rows; else a TypeError / ValueError naming `name`."
+    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a pandas DataFrame; got {type(df).__name__}")
+    lacks = [c for c in need if c not in df.columns]
+    if lacks: raise ValueError(f"{name} lacks the columns {lacks} (it has {list(df.columns)[:12]})")
+    if not len(df): raise ValueError(f"{name} has no rows")
+    return df
+
+def _margins(rel, level) -> tuple:
+    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
+    rel = number(rel, "rel", minimum=0)
+    level = number(level, "level", minimum=0, maximum=1, strict=True)
+    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
+    return rel, level
 
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #92523d0b
 LAYER_BY_LAYER_VERSION = 1
@@ -77,6 +110,8 @@ class LayerByLayerConfig(TaskConfig):
     def __post_init__(self):
         super().__post_init__()
         flag(self.lines, "LayerByLayerConfig.lines")
+        _source(self.source, "LayerByLayerConfig.source")
+        if not isinstance(self.split, str): raise TypeError(f"LayerByLayerConfig.split must be a Hub dataset's split name; got {self.split!r}")
         for field, entries in (("models", self.models), ("runs", self.runs)):
             for entry in entries:
                 if not (isinstance(entry, tuple) and len(entry) == 3 and all(isinstance(e, str) for e in entry[:2])
@@ -92,6 +127,7 @@ class LayerByLayerConfig(TaskConfig):
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #a32b92a9
 def sample_spec(cfg:LayerByLayerConfig, max_length:int) -> SampleSpec:
     "The sampling rules of one model of `cfg`: its samples cut at `max_length` tokens."
+    _config(cfg, LayerByLayerConfig)
     return SampleSpec(min_chars=cfg.min_chars, max_length=max_length, n_samples=cfg.n_samples, n_tokens=cfg.n_tokens, seed=cfg.seed)
 
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #693e6b9c
@@ -131,7 +167,7 @@ def is_heading(text:str) -> bool:
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #6bae5592
 def source_rows(cfg:LayerByLayerConfig) -> TextSource:
     "The first `cfg.rows` rows of the configuration's text, read once (each document's lines, with their line ends, when `cfg.lines`): a TextSource whose fingerprint names them."
-    if str(cfg.source).startswith("hf:"):
+    if str(_config(cfg, LayerByLayerConfig).source).startswith("hf:"):
         name, _, column = cfg.source[3:].partition(":")
         source = dataset_source(name, column=column or "text", split=cfg.split, config=cfg.subset)
     else: source = text_source(cfg.source)
@@ -151,13 +187,33 @@ class Samples:
     ids: list                # token id lists
     rows: np.ndarray         # each sample's row index in the text
 
+    def __post_init__(self):
+        if not isinstance(self.ids, list): raise TypeError(f"Samples.ids must be a list of token id lists; got {type(self.ids).__name__}")
+        rows = np.asarray(self.rows)
+        if rows.ndim != 1 or rows.dtype.kind not in "iu" or len(rows) != len(self.ids) or (rows < 0).any():
+            raise ValueError(f"Samples.rows must be {len(self.ids)} row numbers >= 0, one per sample (integers); got {self.rows!r}")
+
     @property
     def tokens(self) -> np.ndarray: return np.array([len(i) for i in self.ids])
+
+# %% ../../nbs/figures/g5_layer_by_layer.ipynb #8238edeb
+def _rows(rows) -> list:
+    "The rows of a text (a TextSource or an iterable of str) as a list; else a TypeError naming rows."
+    if isinstance(rows, str) or not hasattr(rows, "__iter__"):
+        raise TypeError(f"rows must be a text's rows (a data.TextSource or a list of str); got {type(rows).__name__}")
+    rows = list(rows)
+    if not all(isinstance(r, str) for r in rows): raise TypeError("rows must hold str rows; got " + type(next(r for r in rows if not isinstance(r, str))).__name__)
+    return rows
+
+def _spec(spec) -> SampleSpec:
+    "`spec` when it is a SampleSpec; else a TypeError naming it."
+    if not isinstance(spec, SampleSpec): raise TypeError(f"spec must be a SampleSpec; got {type(spec).__name__}")
+    return spec
 
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #ead79491
 def skean_samples(rows, tokenizer, spec:SampleSpec) -> Samples:
     "The samples Skean et al. measure: rows that are not headings and have `spec.min_chars` characters, in the order of their seeded shuffle, tokenised (the tokenizer's special tokens, cut at `spec.max_length`), the first `spec.n_samples` (within `spec.n_tokens`)."
-    rows = list(rows)
+    rows, spec = _rows(rows), _spec(spec)
     kept = [i for i, r in enumerate(rows) if not is_heading(r) and len(r) >= spec.min_chars]
     ids, where, total = [], [], 0
     for j in np.random.default_rng(spec.seed).permutation(len(kept)):
@@ -176,6 +232,7 @@ def skean_samples(rows, tokenizer, spec:SampleSpec) -> Samples:
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #a342cf67
 def eigen_entropy(lam:torch.Tensor, alpha:float=1.0) -> float:
     "repitl's matrix entropy of order `alpha` (nats) from a matrix's eigenvalues: those > 0, divided by their sum; alpha = 1 the von Neumann entropy (`prompts.prompt_entropy`'s rule under convention='skean')."
+    alpha = number(alpha, "alpha", minimum=0)
     lam = lam.double()
     lam = lam[lam > 0]
     lam = lam / lam.sum()
@@ -193,6 +250,10 @@ def frobenius_entropy(lam:torch.Tensor) -> float:
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #5a9c2c86
 def clamped_gram(U:torch.Tensor) -> torch.Tensor:
     "Skean et al.'s matrix of the rows U (N, D) (their `compute_entropy`): UᵀU when N > D, else UUᵀ, in float64, negative entries set to 0."
+    if isinstance(U, np.ndarray) and U.dtype.kind in "fiu": U = torch.from_numpy(U)
+    if not isinstance(U, torch.Tensor) or not (U.is_floating_point() or U.dtype in (torch.int32, torch.int64)):
+        raise TypeError(f"U must be a float tensor (N, D); got {type(U).__name__}" + (f" of {U.dtype}" if hasattr(U, "dtype") else ""))
+    if U.ndim != 2 or not U.numel(): raise ValueError(f"U must be rows (N, D), N, D >= 1; got shape {tuple(U.shape)}")
     U = U.double()
     return torch.clamp(U.mT @ U if U.shape[-2] > U.shape[-1] else U @ U.mT, min=0)
 
@@ -205,7 +266,8 @@ def unit_row_means(X:torch.Tensor) -> torch.Tensor:
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #d6ca0a89
 def skean_entries(config) -> list:
     "This project's layer (`hidden.layer_names`) of each of transformers' hidden states, Skean et al.'s layers 0..L: a decoder's last is its final norm."
-    L = config.num_hidden_layers
+    L = getattr(config, "num_hidden_layers", None)
+    if not isinstance(L, int): raise TypeError(f"config must be a transformers model config (with num_hidden_layers); got {type(config).__name__}")
     return list(range(L)) + [L + 1] if model_kind(config) == "decoder" else list(range(L + 1))
 
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #4a0743fd
@@ -229,6 +291,9 @@ METRICS = {"entropy_sentence": "prompt entropy", "entropy_dataset": "dataset ent
 def entropy_rows(raw:dict, means:torch.Tensor, tokens:np.ndarray, entries:list, names:list) -> list:
     "Tidy rows from a model's samples: `raw` {rule: (S, E) raw prompt entropies}, `means` (S, E, d) mean unit rows, `tokens` (S,): per entry, metric, rule and normalisation the value (prompt entropy: mean over samples; dataset entropy: of the means) and the prompt entropy's sd over samples."
     S, E, d = means.shape
+    tokens = np.asarray(tokens)
+    if tokens.shape != (S,) or tokens.dtype.kind not in "iu" or (tokens < 1).any():
+        raise ValueError(f"tokens must be the {S} samples' token counts (integers >= 1); got {tokens!r}")
     out = []
     for e, layer in enumerate(entries):
         with one_thread("cpu"): lam = torch.linalg.eigvalsh(clamped_gram(means[:, e]))
@@ -245,6 +310,7 @@ def entropy_rows(raw:dict, means:torch.Tensor, tokens:np.ndarray, entries:list, 
 def layer_entropies(model, tokenizer, rows, spec:SampleSpec, model_id:str=None, revision:str=None) -> pd.DataFrame:
     "Skean et al.'s prompt and dataset entropy of one model at each of their layers, on their samples of `rows` (`skean_samples`), under both rules and every normalisation: tidy rows with the samples' counts."
     if tokenizer is None: raise ValueError("layer_entropies needs the model's tokenizer; got None")
+    spec = _spec(spec)
     samples = skean_samples(rows, tokenizer, spec)
     entries, names = skean_entries(model.config), layer_names(model.config)
     raw, means = {rule: [] for rule in RULES}, []
@@ -279,6 +345,7 @@ def against_published(t:dict) -> pd.DataFrame:
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #01455866
 def profile_agreement(comparison:pd.DataFrame) -> pd.DataFrame:
     "Per profile of `against_published` rows (model, revision, metric, rule, normalisation): Pearson's r and Spearman's rho over the layers, mean and largest |difference|, and each side's lowest and highest layer."
+    _table(comparison, COMPARE_KEYS + ["layer", "ours", "published", "difference"], "comparison")
     out = []
     for key, p in comparison.groupby(COMPARE_KEYS, sort=False):
         p = p.sort_values("layer")
@@ -298,15 +365,23 @@ def _measure_entropies(model, tokenizer, ck, source=None, spec:SampleSpec=None) 
     rows = layer_entropies(model, tokenizer, source, spec, model_id=ck.model, revision=revision)
     return rows.assign(seconds=round(time.perf_counter() - start, 2))
 
+# %% ../../nbs/figures/g5_layer_by_layer.ipynb #921544cb
+def _text(source, name:str="source") -> TextSource:
+    "`source` when it is a data.TextSource (e.g. `source_rows(cfg)`); else a TypeError naming it."
+    if not isinstance(source, TextSource): raise TypeError(f"{name} must be a data.TextSource (e.g. source_rows(cfg)); got {type(source).__name__}")
+    return source
+
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #94f5a43f
 def entropy_measure(cfg:LayerByLayerConfig, source:TextSource, max_length:int) -> Measure:
     "`layer_entropies` on the configuration's rows as a sweep measure: one per checkpoint, loaded on the configuration's device and in its dtype."
+    _config(cfg, LayerByLayerConfig); _text(source)
     return Measure("layer_by_layer", _measure_entropies, dict(source=source, spec=sample_spec(cfg, max_length)),
                    load=dict(device=cfg.device, dtype=cfg.dtype))
 
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #06d481bb
 def model_job(cfg:LayerByLayerConfig, entry, source:TextSource, cache=None) -> pd.DataFrame:
     "One model's rows at its main revision (cached per configuration and model), with `model`, `model_id`, `seconds` and the dtype."
+    _config(cfg, LayerByLayerConfig); _text(source)
     store = job_store(cache)
     key = seed_job("layer_by_layer", cfg, entry, cfg.seed, "layer_by_layer", LAYER_BY_LAYER_VERSION)
     if store.done(key): return read_rows(store.csv_path(key))
@@ -323,12 +398,13 @@ def model_job(cfg:LayerByLayerConfig, entry, source:TextSource, cache=None) -> p
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #a9d220c5
 def layer_by_layer_sweeps(cfg:LayerByLayerConfig) -> dict:
     "{run label: its measures} of the checkpoint runs, as `compute_layer_by_layer` sweeps them (the plan counts the checkpoints already stored)."
-    source = source_rows(cfg) if cfg.runs else None
+    source = source_rows(cfg) if _config(cfg, LayerByLayerConfig).runs else None
     return {label: [entropy_measure(cfg, source, max_length)] for label, _, max_length in cfg.runs}
 
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #3a832ebc
 def compute_layer_by_layer(cfg:LayerByLayerConfig, progress:bool=False, cache=None) -> dict:
     "Every model's rows (`model_job`) and every run's checkpoints (`sweeps.sweep`), the comparison with the published values, and the checkpoints not measured."
+    _config(cfg, LayerByLayerConfig); progress = flag(progress, "progress")
     source = source_rows(cfg)
     frames, gaps = [model_job(cfg, entry, source, cache) for entry in cfg.models], []
     for label, spec, max_length in cfg.runs:
@@ -410,6 +486,7 @@ def _published_panel(ax, metric:str):
 def plot_layer_by_layer(t:dict, cfg, axes=None):
     "Per model at main both entropies (maxEntropy) by layer under both rules with the published values marked; per checkpoint run each entropy by layer and step against the published; where nothing is compared, the published Pythia profiles for shape. Into `axes` (one per `layer_by_layer_panels`), else a figure at two columns."
     from matplotlib.lines import Line2D
+    _config(cfg)
     rows, published, panels = t["layer_by_layer"], against_published(t), layer_by_layer_panels(t)
     if axes is not None:
         axes = list(getattr(axes, "flat", axes))
@@ -439,6 +516,8 @@ def plot_layer_by_layer(t:dict, cfg, axes=None):
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #f8b992b9
 def profile_shape(rows:pd.DataFrame, normalization:str=SHOWN) -> pd.DataFrame:
     "Per model, revision, metric and rule: the profile's value at the embeddings, its lowest layer (value, relative depth, interior?), its highest, and its last value."
+    _table(rows, ("model", "revision", "metric", "rule", "normalization", "layer", "value"), "rows")
+    normalization = choice(normalization, "normalization", tuple(ENTROPY_NORMALIZATIONS))
     out = []
     part = rows[rows.normalization == normalization]
     for (model, revision, metric, rule), p in part.groupby(["model", "revision", "metric", "rule"], sort=False):
