@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 from .data import files_fingerprint
-from .checks import integer, flag, EnvironmentProblem
+from .checks import integer, number, flag, choice, EnvironmentProblem
 
 # %% auto #0
 __all__ = ['PYTHIA_SIZES', 'BLOOM_SIZES', 'BLOOM_CARD_STEPS', 'TINYLLAMA', 'OLMO_REPOS', 'OLMO_BRANCH', 'SERIES_GRAMMAR',
@@ -29,6 +29,16 @@ class Checkpoint:
     tokens: float = None           # training tokens seen, where the series documents it
     tokenizer: str = None          # where the tokenizer lives, if not with the model
     fingerprint: str = None        # local folders: the files' sizes and times, so a retrained folder is a new job
+
+    def __post_init__(self):                       # checked when made: a step 1.5 or a NaN token count is no checkpoint
+        if not isinstance(self.model, (str, os.PathLike)) or not str(self.model).strip():
+            raise TypeError(f"model must be a Hub id or a local folder (a non-empty str); got {self.model!r} ({type(self.model).__name__})")
+        for name in ("revision", "tokenizer", "fingerprint"):
+            v = getattr(self, name)
+            if v is not None and not isinstance(v, (str, os.PathLike)):
+                raise TypeError(f"{name} must be a str or None; got {v!r} ({type(v).__name__})")
+        if self.step is not None: object.__setattr__(self, "step", integer(self.step, "step", minimum=0))   # NumPy's ints as int
+        if self.tokens is not None: number(self.tokens, "tokens", minimum=0)
 
     @property
     def name(self) -> str:
@@ -70,13 +80,17 @@ BLOOM_CARD_STEPS = [1000, 10000, 100000, 200000, 300000, 400000, 500000, 600000]
 
 def hub_revisions(repo:str, pattern:str=r"^(?:global_)?step(\d+)$") -> list:
     "Branches of a Hub repo whose names match `pattern`, sorted by the step number it captures (needs the Hub)."
+    if not isinstance(repo, str) or not repo.strip(): raise TypeError(f"repo must be a Hub id (ORG/NAME); got {repo!r}")
+    try: pattern = re.compile(pattern)             # before the Hub is asked
+    except (TypeError, re.error) as e: raise ValueError(f"pattern {pattern!r} is not a regular expression ({e})") from None
+    if pattern.groups < 1: raise ValueError(f"pattern {pattern.pattern!r} must capture the step number in a group, e.g. step(\\d+)")
     try:
         from huggingface_hub import list_repo_refs
         refs = list_repo_refs(repo)
     except Exception as e:
         raise EnvironmentProblem(f"cannot list the branches of {repo!r} ({type(e).__name__}: {e}); offline? "
                            "Pass the revisions yourself (checkpoint_series) or use the registry's documented steps.") from e
-    found = [(int(m.group(1)), b.name) for b in refs.branches if (m := re.match(pattern, b.name))]
+    found = [(int(m.group(1)), b.name) for b in refs.branches if (m := pattern.match(b.name))]
     return [name for _, name in sorted(found)]
 
 # %% ../nbs/07_catalog.ipynb #c4161b19
@@ -188,6 +202,26 @@ class SeriesName:
     variant: str = None            # paper2 (pythia), hub (bloom)
     count: int = None              # olmo2: how many checkpoints, log-spaced
     location: str = None           # folder: its path; revisions: REPO@REV,REV
+
+    def __post_init__(self):                       # one made by hand is checked as parse_series checks a name
+        family = choice(self.family, "family", _FAMILY_SIZES)
+        sizes, variants = _FAMILY_SIZES[family], _VARIANTS.get(family, ())
+        if sizes is not None: choice(self.size, "size", sizes)
+        elif self.size is not None: raise ValueError(f"size: a {family} series has no size; got {self.size!r}")
+        if flag(self.deduped, "deduped") and family != "pythia": raise ValueError(f"deduped: only pythia has a deduplicated run, not {family}")
+        if self.variant is not None:
+            if not variants: raise ValueError(f"variant: a {family} series has no variant; got {self.variant!r}")
+            choice(self.variant, "variant", variants)
+        if self.count is not None:
+            integer(self.count, "count", minimum=1)
+            if family != "olmo2": raise ValueError(f"count: only olmo2 takes a count; got {self.count!r} for {family}")
+        where = family in ("folder", "revisions")
+        if where and (not isinstance(self.location, str) or not self.location.strip()):
+            raise TypeError(f"location: a {family} series needs its {'path' if family == 'folder' else 'REPO@REV,REV'} (a str); got {self.location!r}")
+        if not where and self.location is not None: raise ValueError(f"location: a {family} series has none; got {self.location!r}")
+
+_FAMILY_SIZES = {"pythia": PYTHIA_SIZES, "bloom": BLOOM_SIZES, "olmo2": tuple(OLMO_REPOS), "tinyllama": None, "folder": None, "revisions": None}
+_VARIANTS = {"pythia": ("paper2",), "bloom": ("hub",)}
 
 # %% ../nbs/07_catalog.ipynb #68730afb
 SUFFIXES = {"pythia": ":paper2", "bloom": ":hub", "olmo2": ":COUNT (an integer >= 1)"}
