@@ -15,7 +15,7 @@ import scipy.linalg
 import scipy.linalg.blas
 import scipy.linalg.lapack
 import torch
-from .knn import as_matrix, as_points, numba_threads, points, sqrt64, square_safe
+from .knn import as_matrix, as_points, numba_threads, points, rank_pair, sqrt64, square_safe
 from .checks import integer, number, flag, device as check_device
 from fastcore.basics import patch
 
@@ -136,6 +136,8 @@ def moments(X, device=None) -> Moments:
 # %% ../nbs/01_anisotropy.ipynb #3d83c8ce
 def _check_moments(X, moments):
     "Refuse `moments` taken of another cloud than X (its count of points or dimensions differs)."
+    if not isinstance(moments, Moments):
+        raise TypeError(f"moments must be the Moments of X (`moments(X)`); got {type(moments).__name__}")
     n, d = as_matrix(X).shape
     if moments.n != n or len(moments.mean) != d:
         raise ValueError(f"moments are of {moments.n} points in {len(moments.mean)} dimensions; X is {n} x {d}")
@@ -270,12 +272,16 @@ def _linspace_slope(X, center:bool, device, moments, epsilon:float) -> float:
     return float(np.polyfit(np.linspace(1, 0, len(sigma)), np.log(sigma + epsilon), 1)[0])
 
 # %% ../nbs/01_anisotropy.ipynb #904a0332
-def fit_ranks(ranks, above:int) -> tuple:
-    "alpha-ReQ's (first, last) ranks checked (two integers, last None for all) and `last` cut to the `above` eigenvalues that are nonzero to float64."
+def _rank_tuple(ranks) -> tuple:
+    "alpha-ReQ's `ranks` as two integer ranks (first, last), last None for all (`knn.rank_pair`); else a TypeError / ValueError naming them."
     if isinstance(ranks, (str, bytes)) or not hasattr(ranks, "__len__") or len(ranks) != 2:
         raise TypeError(f"ranks must be two ranks (first, last), last None for all; got {ranks!r}")
-    first = integer(ranks[0], "ranks[0] (the first rank fitted)", minimum=1)
-    last = above if ranks[1] is None else min(integer(ranks[1], "ranks[1] (the last rank fitted)", minimum=1), above)
+    return rank_pair(ranks[0], ranks[1], ("ranks[0] (the first rank fitted)", "ranks[1] (the last rank fitted)"), last_none=True, ordered=False)
+
+def fit_ranks(ranks, above:int) -> tuple:
+    "alpha-ReQ's (first, last) ranks checked (two integers, last None for all: `_rank_tuple`) and `last` cut to the `above` eigenvalues that are nonzero to float64."
+    first, last = _rank_tuple(ranks)
+    last = above if last is None else min(last, above)
     if not first < last:
         raise ValueError(f"alpha_req needs at least two ranks to fit: ranks={tuple(ranks)!r}, and {above} eigenvalues above rounding")
     return first, last
@@ -293,6 +299,7 @@ def alpha_req(
 ) -> float:               # alpha of lambda_i ~ i^-alpha (google: the slope of their line)
     "alpha-ReQ (Agrawal et al. 2022): the power-law decay of the covariance eigenvalues, least squares of log lambda_i on log i."
     rule = spectral_convention("alpha_req", convention)
+    if ranks is not None: _rank_tuple(ranks)                       # before any work, and before the comparison below
     center = flag(center, "center", none=True)
     center = rule.center if center is None else center
     if rule.fit == "linspace":
@@ -538,7 +545,7 @@ class InterSim:
     "Streaming average cosine between all distinct vectors seen (float64, pairwise summation across batches)."
     def __init__(self,
                  device=None):  # where the running sums live; default: the device of the first batch
-        self.device, self.n, self.d, self._slots = device, 0, None, {}
+        self.device, self.n, self.d, self._slots = check_device(device), 0, None, {}
 
     def _check_dim(self, d):
         if self.d is not None and d != self.d:
@@ -563,6 +570,7 @@ class InterSim:
 
     def merge(self, other:InterSim):
         "Add the sums of `other` (e.g. from another worker) into this accumulator."
+        if not isinstance(other, InterSim): raise TypeError(f"other must be an InterSim; got {type(other).__name__}")
         if other.n == 0: return self
         self._check_dim(other.d)
         if self.device is None: self.device = other.device
@@ -602,7 +610,7 @@ class IntraSim:
                  min_count:int=2,  # tokens with fewer occurrences are left out of `value` and `table()`
                  device=None):     # where the sums live; default: the device of the first batch
         if integer(min_count, "min_count") < 2: raise ValueError(f"min_count must be >= 2 (a cosine needs a pair); got {min_count}")
-        self.min_count, self.device, self.d = min_count, device, None
+        self.min_count, self.device, self.d = min_count, check_device(device), None
         self._row = {}              # token id -> row of the tensors below
         self._s = self._c = self._count = None
 
@@ -669,6 +677,7 @@ def update(self:IntraSim,
 @patch
 def merge(self:IntraSim, other:IntraSim):
     "Add the per-token sums of `other` (e.g. from another worker) into this accumulator."
+    if not isinstance(other, IntraSim): raise TypeError(f"other must be an IntraSim; got {type(other).__name__}")
     if not other._row: return self
     if self.d is not None and other.d != self.d:
         raise ValueError(f"other has dimension {other.d}, but this accumulator holds vectors of dimension {self.d}")

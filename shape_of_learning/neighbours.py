@@ -170,9 +170,16 @@ def _copies(X:torch.Tensor) -> torch.Tensor:
     rows = torch.unique(tagged, dim=0)
     return torch.bincount(rows[:, 0].long(), minlength=B) < n
 
+# %% ../nbs/02a_neighbours.ipynb #a57c0n02
+def _batches(X, name:str):
+    "Refuse anything but a (B, n, d) floating torch tensor (checked batches), naming `name`."
+    if not isinstance(X, torch.Tensor) or X.ndim != 3 or not X.is_floating_point():
+        raise TypeError(f"{name} must be a (B, n, d) floating torch tensor of checked batches; got {type(X).__name__} of shape {tuple(getattr(X, 'shape', ()))}")
+
 # %% ../nbs/02a_neighbours.ipynb #1e2e5762
 def batched_distances(X:torch.Tensor) -> torch.Tensor:
     "Squared float64 distances within each batch of X (B, n, d), self +inf, as `neighbours` computes them for points without copies."
+    _batches(X, "X")
     T = X.double()
     B = len(T)
     centre = (T - T.mean(1, keepdim=True)).square_().sum(2).argmin(1)
@@ -185,7 +192,10 @@ def batched_distances(X:torch.Tensor) -> torch.Tensor:
 # %% ../nbs/02a_neighbours.ipynb #9ac508da
 def batched_pairs(A:torch.Tensor, B:torch.Tensor, k:int, rows_A:_Rows=None) -> tuple:
     "`pair_geometry` of each batch pair of A, B (G, n, d_A), (G, n, d_B): ((G, 3) overlap, forward, backward imbalance on the host, (G,) done, B's distance rows); `rows_A`: A's distance rows from the call before, whose B A is. A batch with copies in A or B is not done (left to `pair_geometry`)."
+    _batches(A, "A"); _batches(B, "B")
+    if A.shape[:2] != B.shape[:2]: raise ValueError(f"A and B must be the same batches of the same points; got {tuple(A.shape[:2])} and {tuple(B.shape[:2])} (batches, points)")
     G, n, _ = A.shape
+    k = integer(k, "k", minimum=1, maximum=max(1, n - 2))
     a = _Rows.of(batched_distances(A).reshape(G * n, n), k) if rows_A is None else rows_A
     b = _Rows.of(batched_distances(B).reshape(G * n, n), k)
     values = torch.stack([_overlap(a, b, k), _nearest_midranks(a, b).to(a.D.device), _nearest_midranks(b, a).to(a.D.device)], 1)
