@@ -11,6 +11,8 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 import torch
+from pathlib import Path
+from ..checks import integer, number, flag, choice, indices
 from ..store import read_rows
 from ..data import text_source
 from ..hidden import layer_names
@@ -23,11 +25,45 @@ from ..style import figure, styled, title, label, color, colors, markers, token_
 from ..plots import job_store, seed_job, seed_means, bell_test
 
 # %% auto #0
-__all__ = ['PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'SWEEP_RULES', 'RULE_WORDS', 'PROFILE_METRICS', 'AVGCOS_METRICS',
-           'PROFILES', 'AVGCOS', 'PANELS', 'FACTOR_COLORS', 'GREY', 'ProfileConfig', 'any_layer_mask', 'sweep_rows',
-           'profile_spec_of', 'outlier_sweep', 'profile_job', 'compute_profiles', 'compute_avgcos', 'main_rows',
-           'top_tokens', 'shown_tokens', 'plot_sweep', 'plot_profile_panels', 'profile_summary', 'sweep_summary',
-           'plot_first_position', 'plot_profiles', 'plot_avgcos', 'profile_findings', 'avgcos_findings']
+__all__ = ['SOURCE_NAMES', 'PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', 'SWEEP_RULES', 'RULE_WORDS', 'PROFILE_METRICS',
+           'AVGCOS_METRICS', 'PROFILES', 'AVGCOS', 'PANELS', 'OUTLIER_COLUMNS', 'FACTOR_COLORS', 'GREY',
+           'ProfileConfig', 'any_layer_mask', 'sweep_rows', 'profile_spec_of', 'outlier_sweep', 'profile_job',
+           'compute_profiles', 'compute_avgcos', 'main_rows', 'top_tokens', 'shown_tokens', 'plot_sweep',
+           'plot_profile_panels', 'profile_summary', 'sweep_summary', 'plot_first_position', 'plot_profiles',
+           'plot_avgcos', 'profile_findings', 'avgcos_findings']
+
+# %% ../../nbs/figures/p1_profiles.ipynb #ddbb19ad
+SOURCE_NAMES = ("wiki", "wiki-summaries", "enwik8")     # the named sources; hf:NAME a Hub dataset; anything else a file
+
+def _config(cfg, cls=None, name:str="cfg"):
+    "`cfg` when it is a `cls` (default: any task configuration); else a TypeError naming `name`."
+    cls = cls or TaskConfig
+    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__} (e.g. PROFILE_CONFIGS['quick']); got {type(cfg).__name__}")
+    return cfg
+
+def _source(spec, name:str="source"):
+    "`spec` when it names a text source (`SOURCE_NAMES`, hf:NAME, or files that exist, comma-separated); else a TypeError / FileNotFoundError naming `name`."
+    if not isinstance(spec, (str, Path)): raise TypeError(f"{name} must be a text source's name or a file; got {spec!r} ({type(spec).__name__})")
+    for part in str(spec).split(","):
+        part = part.strip()
+        if part not in SOURCE_NAMES and not part.startswith("hf:") and not Path(part).expanduser().is_file():
+            raise FileNotFoundError(f"{name} {spec!r}: {part!r} is neither one of {SOURCE_NAMES}, hf:NAME, nor a file that exists")
+    return spec
+
+def _table(df, need, name:str) -> pd.DataFrame:
+    "`df` when it is a DataFrame with the columns `need` and rows; else a TypeError / ValueError naming `name`."
+    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a pandas DataFrame; got {type(df).__name__}")
+    lacks = [c for c in need if c not in df.columns]
+    if lacks: raise ValueError(f"{name} lacks the columns {lacks} (it has {list(df.columns)[:12]})")
+    if not len(df): raise ValueError(f"{name} has no rows")
+    return df
+
+def _margins(rel, level) -> tuple:
+    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
+    rel = number(rel, "rel", minimum=0)
+    level = number(level, "level", minimum=0, maximum=1, strict=True)
+    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
+    return rel, level
 
 # %% ../../nbs/figures/p1_profiles.ipynb #43a064da
 @dataclass(frozen=True)
@@ -43,6 +79,7 @@ class ProfileConfig(TaskConfig):
 
     def __post_init__(self):
         super().__post_init__()
+        _source(self.source, f"{type(self).__name__}.source")
         if not (isinstance(self.factors, tuple) and self.factors and all(f > 0 for f in self.factors)):
             raise ValueError(f"{type(self).__name__}.factors must be a non-empty tuple of positive numbers; got {self.factors!r}")
 
@@ -56,7 +93,10 @@ AVGCOS_CONFIGS = dict(PROFILE_CONFIGS)     # section 2.3 reads the profile pass:
 # %% ../../nbs/figures/p1_profiles.ipynb #7bee93ec
 def any_layer_mask(norms, factor:float) -> torch.Tensor:
     "True for the tokens whose norm exceeds `factor` times that layer's median norm at any layer (`norms`: layers x tokens)."
+    factor = number(factor, "factor", minimum=0, strict=True)
+    if isinstance(norms, np.ndarray) and norms.dtype.kind not in "fiu": raise TypeError(f"norms must be numbers (layers x tokens); got {norms.dtype}")
     norms = torch.as_tensor(norms, dtype=torch.float64)
+    if norms.ndim != 2 or not norms.numel(): raise ValueError(f"norms must be layers x tokens (2-d, not empty); got shape {tuple(norms.shape)}")
     return (norms > factor * norms.median(dim=1, keepdim=True).values).any(dim=0)
 
 # %% ../../nbs/figures/p1_profiles.ipynb #5c79705e
@@ -66,7 +106,11 @@ RULE_WORDS = {"layer": "per-layer", "any": "any-layer"}     # per-layer: a vecto
 def sweep_rows(vectors:dict, ids, factors, batch_size:int=4096, seed:int=0, names=None, tokenizer=None, metric:str="anisotropy") -> pd.DataFrame:
     "A metric per layer of `vectors` ({layer: (n, d)}, the same n tokens at every layer, token ids `ids`) with the outliers dropped under each rule of `SWEEP_RULES` and each factor of `factors`: one row per rule x factor x layer, with the number of vectors dropped and the most frequent dropped tokens."
     layers = sorted(vectors)
+    n = len(vectors[layers[0]]) if layers else 0
     ids = np.asarray(ids)
+    if ids.ndim != 1 or len(ids) != n or (n and ids.dtype.kind not in "iu"):
+        raise ValueError(f"ids must be the {n} vectors' token ids (1-d integers); got {ids.dtype} of shape {ids.shape}")
+    if tokenizer is not None: ids = indices(ids, "ids", len(tokenizer))
     norms = {l: torch.linalg.vector_norm(vectors[l].double(), dim=1) for l in layers}
     done, rows = {}, []                              # a mask measured once: the same points give the same numbers
     for factor in factors:
@@ -90,6 +134,8 @@ AVGCOS_METRICS = ("avg_cos", "avg_cos_centered", "anisotropy")
 
 def profile_spec_of(cfg, window:int, kind:str, seed:int) -> ProfileSpec:
     "The profile pass of one model and seed: first position dropped (decoders: also kept), outliers kept and dropped."
+    _config(cfg, ProfileConfig); kind = choice(kind, "kind", ("decoder", "encoder"))
+    window, seed = integer(window, "window", minimum=2), integer(seed, "seed", minimum=0)
     metrics = PROFILE_METRICS + tuple(m for m in AVGCOS_METRICS if m not in PROFILE_METRICS)
     return ProfileSpec(metrics=metrics, n_tokens=cfg.n_tokens, batch_size=min(4096, cfg.n_tokens), outliers=("keep", "drop"),
                        window=window, seed=seed, first=("drop", "keep") if kind == "decoder" else "drop")
@@ -97,6 +143,8 @@ def profile_spec_of(cfg, window:int, kind:str, seed:int) -> ProfileSpec:
 # %% ../../nbs/figures/p1_profiles.ipynb #24f3138f
 def outlier_sweep(model, tokenizer, source, spec:ProfileSpec, factors, model_name:str, progress=False) -> pd.DataFrame:
     "A decoder's anisotropy at every entry under both outlier rules and every factor (`sweep_rows`), on the vectors the profile pass measures (first position dropped), in one more forward pass."
+    if not isinstance(spec, ProfileSpec): raise TypeError(f"spec must be a ProfileSpec (e.g. profile_spec_of(cfg, ...)); got {type(spec).__name__}")
+    progress = flag(progress, "progress")
     spec = replace(spec, first="drop", outliers="keep", metrics=("anisotropy",))
     names = layer_names(model.config)
     vectors = layer_vectors(model, tokenizer, source, list(range(len(names))), spec, progress=progress)
@@ -110,6 +158,7 @@ def outlier_sweep(model, tokenizer, source, spec:ProfileSpec, factors, model_nam
 # %% ../../nbs/figures/p1_profiles.ipynb #d0a9b9d3
 def profile_job(cfg, entry, seed:int, progress=False, cache=None) -> dict:
     "One model under one window-draw seed (cached): the profile rows (a decoder's: with its `outlier_sweep`), and the vectors its outlier rule flags."
+    _config(cfg, ProfileConfig); progress = flag(progress, "progress")
     store = job_store(cache)
     keys = {t: seed_job("profiles", cfg, entry, seed, t, PROFILES.version) for t in ("profiles", "outliers")}
     if all(store.done(k) for k in keys.values()): return {t: read_rows(store.csv_path(k)) for t, k in keys.items()}
@@ -128,6 +177,7 @@ def profile_job(cfg, entry, seed:int, progress=False, cache=None) -> dict:
 # %% ../../nbs/figures/p1_profiles.ipynb #17d0122f
 def compute_profiles(cfg, progress=False, cache=None) -> dict:
     "Fig. 1 (and 5) profiles of every model under every seed of `cfg.seeds`, each (model, seed) a cached job (`profile_job`): one row per seed."
+    _config(cfg, ProfileConfig); progress = flag(progress, "progress")
     jobs = [profile_job(cfg, entry, seed, progress, cache) for seed in cfg.seeds for entry in cfg.models]
     out = {"profiles": pd.concat([j["profiles"] for j in jobs], ignore_index=True)}
     named = [j["outliers"] for j in jobs if len(j["outliers"])]
@@ -137,6 +187,7 @@ def compute_profiles(cfg, progress=False, cache=None) -> dict:
 # %% ../../nbs/figures/p1_profiles.ipynb #dfad932d
 def compute_avgcos(cfg, progress=False, cache=None) -> dict:
     "Section 2.3: average cosine, plain and centered, and the centered SVD anisotropy per layer and seed, read from the profile pass (first position dropped, outliers kept)."
+    _config(cfg, ProfileConfig); progress = flag(progress, "progress")
     df = main_rows(run_task(PROFILES, cfg, cache=cache, progress=progress)[0]["profiles"])
     keep = df.metric.isin(AVGCOS_METRICS) & (df["first"] == "drop") & (df.outliers == "keep")
     return {"avgcos": df[keep].drop(columns=["outlier_rule", "sweep"]).reset_index(drop=True)}
@@ -144,6 +195,7 @@ def compute_avgcos(cfg, progress=False, cache=None) -> dict:
 # %% ../../nbs/figures/p1_profiles.ipynb #2c976556
 def main_rows(df:pd.DataFrame) -> pd.DataFrame:
     "The profile pass's own rows of a profile table (the outlier sweep's rows, `sweep`, left out)."
+    _table(df, ("model", "layer", "metric", "value"), "df")
     return df[~df["sweep"].astype(bool)] if "sweep" in df else df
 
 PROFILES = register(Task("profiles", "P1 Figs. 1, 5", ("profiles", "outliers"), ("profiles", "first_position"), PROFILE_CONFIGS,
@@ -158,8 +210,12 @@ AVGCOS = register(Task("avgcos", "P1 sec. 2.3", ("avgcos",), ("avgcos",), AVGCOS
 PANELS = (("anisotropy", "anisotropy (centered SVD)"), ("twonn", "ID (TwoNN)"), ("intersim", "InterSim (average cosine)"),
           ("mada", "ID (MADA, k = 20)"), ("mom", "ID (MoM, k = 100)"))
 
+OUTLIER_COLUMNS = ("model", "first", "layer", "layer_name", "token", "ratio", "n_vectors")   # what the outliers' readers read
+
 def top_tokens(outliers:pd.DataFrame, n:int=3, seed:int=None) -> pd.DataFrame:
     "Per model and layer (default position policy) under one seed (None: the table's first): how many vectors are flagged, the largest ratio, and the most frequent tokens."
+    _table(outliers, OUTLIER_COLUMNS, "outliers")
+    n, seed = integer(n, "n", minimum=1), None if seed is None else integer(seed, "seed", minimum=0)
     o = outliers[outliers["first"] == "drop"]
     if "seed" in o and len(outliers): o = o[o.seed == (outliers.seed.iloc[0] if seed is None else seed)]
     rows = []
@@ -173,6 +229,10 @@ def top_tokens(outliers:pd.DataFrame, n:int=3, seed:int=None) -> pd.DataFrame:
 # %% ../../nbs/figures/p1_profiles.ipynb #90446aa4
 def shown_tokens(outliers:pd.DataFrame, model:str, layer:int, n:int=3, seed:int=None) -> str:
     "The most frequent flagged tokens of one model and layer (default position policy, one seed: None, the table's first) as a figure shows them: “,” 570 · “␣” 250."
+    _table(outliers, OUTLIER_COLUMNS, "outliers")
+    model = choice(model, "model", tuple(dict.fromkeys(outliers.model)))
+    layer = choice(integer(layer, "layer", minimum=0), "layer", tuple(sorted(int(l) for l in set(outliers[outliers.model == model].layer))))
+    n, seed = integer(n, "n", minimum=1), None if seed is None else integer(seed, "seed", minimum=0)
     o = outliers[(outliers["first"] == "drop") & (outliers.model == model) & (outliers.layer == layer)]
     if "seed" in o and len(o): o = o[o.seed == (outliers.seed.iloc[0] if seed is None else seed)]
     return " · ".join(f"“{token_text(tok)}” {c}" for tok, c in o.token.value_counts().head(n).items())
@@ -191,6 +251,7 @@ def _bands(ax, x, g, c):
 def plot_sweep(t, model:str, ax, factors=None):
     "One decoder's anisotropy (seeds' mean, ±1 sd over seeds) with the outliers dropped by the per-layer rule (solid) and the any-layer rule (dashed) at each factor, and kept (grey), against relative depth."
     df = t["profiles"]
+    model = choice(model, "model", tuple(dict.fromkeys(_table(df, ("model",), "t['profiles']").model)))
     sw = seed_means(df[df["sweep"].astype(bool) & (df.model == model)]) if "sweep" in df else None
     if sw is None or not len(sw): return False
     own = main_rows(df)
@@ -285,6 +346,7 @@ def _panels_title(df:pd.DataFrame, main:pd.DataFrame, decoders:list) -> str:
 @styled
 def plot_profile_panels(t, cfg, axes=None):
     "Figs. 1 and 5: five profiles against relative depth (seeds' mean; bands: ±1 sd over seeds, and inside it the batch spread; outliers kept solid, dropped dashed), the outlier vectors per layer with their tokens, and the decoders' outlier sweep (each decoder's profile under both rules and every factor; the bell's height against the factor); into nine `axes`, else a two-column figure."
+    _config(cfg)
     df = t["profiles"]
     raw = main_rows(df)[lambda d: d["first"] == "drop"]
     main = seed_means(raw)
@@ -368,6 +430,7 @@ def sweep_summary(t, rel:float=0.05, level:float=0.95) -> pd.DataFrame:
 @styled
 def plot_first_position(t, cfg, ax=None):
     "The first decoder's anisotropy (seeds' mean, ±1 sd over seeds) with the first position of each window dropped (default), kept, and kept with outliers dropped; into `ax`, else a one-column figure (None: no first-position rows)."
+    _config(cfg)
     df = main_rows(t["profiles"])
     kept = df[(df["first"] == "keep") & (df.metric == "anisotropy")]
     if not len(kept): return None
@@ -395,7 +458,7 @@ def plot_first_position(t, cfg, ax=None):
 # %% ../../nbs/figures/p1_profiles.ipynb #650ea76e
 def plot_profiles(t, cfg) -> dict:
     "The task's figures: `profiles` (Figs. 1 and 5) and, when the table has first-position rows, `first_position`."
-    figs = {"profiles": plot_profile_panels(t, cfg)}
+    figs = {"profiles": plot_profile_panels(t, _config(cfg))}
     first = plot_first_position(t, cfg)
     if first is not None: figs["first_position"] = first
     return figs
@@ -405,6 +468,7 @@ def plot_profiles(t, cfg) -> dict:
 def plot_avgcos(t, cfg, axes=None):
     "Section 2.3: average cosine, plain and centered, and the centered SVD anisotropy per layer (seeds' mean; band: ±1 sd over seeds, and inside it the batch spread where the metric has batches), one panel per model (shared y); into `axes`, else a two-column figure."
     from matplotlib.ticker import MaxNLocator
+    _config(cfg)
     ac = seed_means(t["avgcos"])
     models = list(ac.model.unique())
     rows = -(-len(models) // 3)                       # three panels a row; the papers' twelve models: four rows
