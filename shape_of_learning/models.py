@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/models.html.md"""
 
 # %% ../nbs/04_models.ipynb #3fa6cc53
 from __future__ import annotations
-import json, logging, math, os, re
+import json, logging, math, numbers, os, re
 from fastcore.basics import patch
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +15,7 @@ import importlib.util
 import copy, shutil, tempfile
 import pandas as pd
 from .data import sol_cache, closest
-from .checks import dtype as checked_dtype, device as checked_device
+from .checks import dtype as checked_dtype, device as checked_device, flag, integer, choice
 
 # %% auto #0
 __all__ = ['ENCODERS', 'DECODERS', 'UNUSED_OK', 'log', 'WEIGHT_FORMATS', 'OFFLINE_NAMES', 'QUICK_MODELS', 'QUICK_ABOUT',
@@ -32,6 +32,8 @@ DECODERS = ("gpt2", "gptj", "gpt_neox", "opt", "bloom", "llama", "falcon", "gemm
 
 def model_kind(config) -> str:
     "'encoder' or 'decoder' for a transformers config; ValueError naming the type otherwise."
+    if not hasattr(config, "model_type"):
+        raise TypeError(f"config must be a transformers config (with a model_type); got {type(config).__name__}")
     mt = getattr(config, "model_type", None)
     if mt in ENCODERS: return "encoder"
     if mt in DECODERS: return "decoder"
@@ -76,10 +78,23 @@ def _own_tokenizer(src:str, revision:str, options:dict, vocab:int=None):
                          f"of {vocab} (the repository ships no tokenizer files); {fix}")
     return tok
 
+# %% ../nbs/04_models.ipynb #47035447
+def _device_name(device, name:str="device"):
+    "`device` when it names a device torch knows (a str or torch.device; a GPU this machine lacks passes) or is None; else a ValueError naming `name`."
+    if device is None: return None
+    if not isinstance(device, (str, torch.device)):         # torch reads 3 as cuda:3
+        raise ValueError(f"{name} {device!r} is not a device: a name such as 'cpu', 'cuda' or 'cuda:1', or a torch.device "
+                         f"(got a {type(device).__name__})")
+    try: torch.device(device)
+    except (RuntimeError, TypeError) as e:
+        raise ValueError(f"{name} {device!r} is not a device ({str(e).splitlines()[0][:80]}); use e.g. 'cpu', 'cuda' or 'cuda:1'") from None
+    return device
+
 # %% ../nbs/04_models.ipynb #c3c8d485
 def resolve_dtype(dtype, device=None):
     "A torch dtype from its name (`checks.dtype`: floating point only); bfloat16 on a CUDA device without native bfloat16 (a T4, a V100) becomes float16."
     dtype = checked_dtype(dtype, "dtype")         # a floating dtype or its name; 'int8', 'float33' refused by name
+    _device_name(device, "device")                # 'gpu' or 3 refused by name ('cuda' passes on a CPU machine: a plan's worker)
     if (dtype is torch.bfloat16 and str(device or "").startswith("cuda") and torch.cuda.is_available()
             and not torch.cuda.is_bf16_supported()):
         log.warning("this GPU has no native bfloat16: loading in float16 instead")
@@ -172,6 +187,24 @@ def _tokenizer(tokenizer, src:str, revision:str, options:dict, config, local_fil
     if tokenizer is True: return _own_tokenizer(src, revision, options, getattr(config, "vocab_size", None))
     return tokenizer or None                       # one already loaded (a sweep reuses it), or none
 
+# %% ../nbs/04_models.ipynb #52b6b4fd
+_SWITCH_WORDS = ("no", "yes", "false", "true", "none", "off", "on", "0", "1")
+
+def _tokenizer_arg(tokenizer):
+    "`tokenizer` checked at `load_model`'s door: a bool or None, a repository id or folder (not a switch's word), or a tokenizer (callable)."
+    if tokenizer is None or isinstance(tokenizer, bool): return tokenizer
+    if isinstance(tokenizer, (str, os.PathLike)):
+        s = str(tokenizer).strip()
+        if not s: raise ValueError("tokenizer is empty: pass True (the model's own), False (none), a repository id or folder")
+        if s.lower() in _SWITCH_WORDS and not Path(s).expanduser().exists():
+            raise TypeError(f"tokenizer={tokenizer!r} is a switch's word, not a repository or folder: pass tokenizer=True (the "
+                            "model's own) or False (none), a repository id or folder, or a tokenizer")
+        return tokenizer
+    if isinstance(tokenizer, (numbers.Number, bytes)) or not callable(tokenizer):
+        raise TypeError(f"tokenizer must be True, False, a repository id or folder, or a tokenizer object; got {tokenizer!r:.60} "
+                        f"({type(tokenizer).__name__})")
+    return tokenizer
+
 # %% ../nbs/04_models.ipynb #6ae4d26e
 def _not_on_hub(src:str, revision:str, local_files_only:bool, error:BaseException) -> OSError:
     "The error of a model that is neither local nor served by the Hub: the name (and a likely one it was meant to be), the revision, why."
@@ -224,8 +257,10 @@ def checked_weight_map(raw:bytes, where, has) -> dict:
 # %% ../nbs/04_models.ipynb #a57c0005
 def local_weight_map(folder) -> dict:
     "The checked weight map (`checked_weight_map`) of the index transformers reads in a local model folder; None when it reads one whole weight file (or none)."
+    if not isinstance(folder, (str, os.PathLike)): raise TypeError(f"folder must be a path (str or Path); got {folder!r} ({type(folder).__name__})")
     folder = Path(folder)
-    if not folder.is_dir(): return None
+    if not folder.exists(): raise FileNotFoundError(f"no such checkpoint folder: {folder}")
+    if not folder.is_dir(): raise ValueError(f"{folder} is a file, not a checkpoint folder")
     names = {f.name for f in folder.iterdir()}
     for _, single, index in WEIGHT_FORMATS:
         if single in names: return None
@@ -253,10 +288,12 @@ def load_model(
                         f"({type(name_or_path).__name__})")
     if not str(name_or_path).strip():
         raise ValueError(f"name_or_path is empty; give a Hub id (ORG/NAME), a local folder, a .gguf path or one of {list(OFFLINE_NAMES)}")
+    if revision is not None and not isinstance(revision, str): raise TypeError(f"revision must be a str (a branch or tag); got {revision!r}")
+    tokenizer, local_files_only = _tokenizer_arg(tokenizer), flag(local_files_only, "local_files_only")
     if device is not None: device = str(checked_device(device, "device", none="the CPU"))
     dtype, extra = resolve_dtype(dtype, device), dict(kwargs)
     src, p, gguf = _model_source(str(name_or_path))
-    if not gguf: local_weight_map(p)                   # an index naming a shard outside the folder, or one not there: named
+    if not gguf and p.is_dir(): local_weight_map(p)    # an index naming a shard outside the folder, or one not there: named
     if gguf: extra["gguf_file"] = gguf
     placed = {}                                       # weights straight onto the GPU, not through host RAM (needs accelerate)
     if device is not None and str(device) != "cpu" and importlib.util.find_spec("accelerate") is not None:
@@ -336,7 +373,9 @@ def _byte_tokenizer(kind, add_bos=True):
 def tiny_config(model_type:str, layers:int=2, d:int=16, heads:int=2, vocab:int=None):
     "A minimal config of `model_type` (random weights when instantiated); vocabulary fits the byte tokenizer."
     from transformers import AutoConfig
-    V = vocab or 256 + len(_SPECIALS)
+    layers, d, heads = integer(layers, "layers", minimum=1), integer(d, "d", minimum=1), integer(heads, "heads", minimum=1)
+    if d % heads: raise ValueError(f"d must be a multiple of heads; got d={d}, heads={heads}")
+    V = 256 + len(_SPECIALS) if vocab is None else integer(vocab, "vocab", minimum=1)
     common = dict(vocab_size=V, hidden_size=d, num_attention_heads=heads, intermediate_size=2 * d,
                   num_hidden_layers=layers, max_position_embeddings=128)
     special = dict(pad_token_id=0, bos_token_id=1, eos_token_id=2)
@@ -352,13 +391,15 @@ def tiny_config(model_type:str, layers:int=2, d:int=16, heads:int=2, vocab:int=N
           num_attention_heads=heads, num_hidden_layers=layers),
           "gemma": {**common, "num_key_value_heads": 1, "head_dim": d // heads},
           "olmo2": {**common, "num_key_value_heads": heads}}
-    if model_type not in kw: raise ValueError(f"no tiny config for {model_type!r}; have {sorted(kw)}")
+    choice(model_type, "model_type", sorted(kw))          # a misspelt family: the closest one named
     return AutoConfig.for_model(model_type, **kw[model_type], **special)
 
 # %% ../nbs/04_models.ipynb #4322e278
 def tiny_model(model_type:str, path, layers:int=2, d:int=16, seed:int=0, add_bos:bool=True, **kwargs) -> Path:
     "Build a random-weight `model_type` model with a byte tokenizer and save both to `path`; returns the path."
     from transformers import AutoModel, AutoModelForCausalLM
+    if not isinstance(path, (str, os.PathLike)): raise TypeError(f"path must be a folder (str or Path); got {path!r} ({type(path).__name__})")
+    seed, add_bos = integer(seed, "seed", minimum=0), flag(add_bos, "add_bos")
     cfg = tiny_config(model_type, layers, d, **kwargs)
     kind = model_kind(cfg)
     torch.manual_seed(seed)
@@ -675,8 +716,16 @@ def _first(config, *names):
 def config_table(models, revision:str=None, local_files_only:bool=False) -> "pd.DataFrame":
     "Architecture of each model from its config (paper 1, Table 1), parameters counted on the meta device."
     from transformers import AutoConfig, AutoModel, AutoModelForCausalLM
+    names = [models] if isinstance(models, (str, os.PathLike)) else list(models) if hasattr(models, "__iter__") else None
+    if not names or not all(isinstance(n, (str, os.PathLike)) and str(n).strip() for n in names):
+        raise TypeError(f"models must be one or more names: Hub ids, folders or offline names (str or Path); got {models!r:.80}")
+    if revision is not None and not isinstance(revision, str): raise TypeError(f"revision must be a str (a branch or tag); got {revision!r}")
+    local_files_only = flag(local_files_only, "local_files_only")
+    for name in names:                                  # a folder that is not there: named, before any config is read
+        if (not isinstance(name, str) or is_local_path(name)) and name not in OFFLINE_NAMES and not Path(name).expanduser().exists():
+            raise FileNotFoundError(f"models: no such model folder: {name}")
     rows = []
-    for name in ([models] if isinstance(models, (str, Path)) else models):
+    for name in names:
         src = str(OFFLINE_NAMES[name]()) if name in OFFLINE_NAMES else str(name)
         try: config = AutoConfig.from_pretrained(src, revision=revision, local_files_only=local_files_only)
         except (OSError, EnvironmentError) as e:
