@@ -8,7 +8,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/checks.html.md"""
 from __future__ import annotations
 import difflib, inspect, json, logging, math, numbers, re
 from contextlib import contextmanager
-from dataclasses import fields, replace
+from dataclasses import fields, is_dataclass, replace
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -31,9 +31,16 @@ def raises(f, *match, exc=ValueError) -> str:
     raise AssertionError(f"no {exc.__name__} raised")
 
 # %% ../nbs/checks.ipynb #62bc12c6
-@contextmanager
 def logged(name:str, level:int=logging.INFO):
-    "Collect the messages a logger (and its children) emits at `level` or above, as a list."
+    "Collect the messages a logger (and its children) emits at `level` or above, as a list (`with logged(...) as got`); `name` and `level` checked when called."
+    if not isinstance(name, str): raise TypeError(f"name must be a logger's name (a str); got {name!r} ({type(name).__name__})")
+    if isinstance(level, bool) or not isinstance(level, numbers.Integral) or level < 0:   # (`integer` is defined below)
+        raise (ValueError if isinstance(level, numbers.Integral) and not isinstance(level, bool) else TypeError)(
+            f"level must be an integer >= 0 (a logging level such as logging.INFO); got {level!r}")
+    return _logged(name, int(level))
+
+@contextmanager
+def _logged(name:str, level:int):
     got, lg = [], logging.getLogger(name)
     h = logging.Handler(level); h.emit = lambda r: got.append(r.getMessage())
     old = lg.level; lg.setLevel(min(level, old or level)); lg.addHandler(h)
@@ -54,11 +61,14 @@ def spec_with(cls, spec=None, what:str="spec", **options):
 # %% ../nbs/checks.ipynb #23ca1729
 def spec_key(spec) -> dict:
     "Every field of a spec dataclass, JSON-able (tuples as lists)."
+    if not is_dataclass(spec) or isinstance(spec, type):
+        raise TypeError(f"spec must be a spec (a dataclass instance); got {spec!r:.60} ({type(spec).__name__})")
     return {f.name: (list(v) if isinstance(v := getattr(spec, f.name), tuple) else v) for f in fields(spec)}
 
 # %% ../nbs/checks.ipynb #0ab5bc96
 def spec_options(cls):
     "Decorator: a function's `**options` shown as the fields of the spec dataclass `cls` (keyword-only, with their defaults)."
+    if not (isinstance(cls, type) and is_dataclass(cls)): raise TypeError(f"cls must be a dataclass (its fields are the options); got {cls!r:.60}")
     def decorate(f):
         sig = inspect.signature(f)
         params = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
@@ -130,8 +140,16 @@ def markdown(notebook, starts:str) -> str:
     raise ValueError(f"{path} has no markdown cell that begins with {starts!r}")
 
 # %% ../nbs/checks.ipynb #e1a2b3c5
+def _bound(value, name:str):
+    "A checker's own bound: None, or a real number that is not NaN (inf: no bound); else a TypeError / ValueError naming it."
+    if value is None: return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real): raise TypeError(f"{name} must be a number or None; got {value!r} ({type(value).__name__})")
+    if math.isnan(value): raise ValueError(f"{name} must be a number or None; got {value!r}")
+    return value
+
 def integer(value, name:str, minimum:int=None, maximum:int=None) -> int:
     "`value` as an int when it is an integer (Python or NumPy, not a bool) in [minimum, maximum]; else a TypeError / ValueError naming `name`."
+    minimum, maximum = _bound(minimum, "minimum"), _bound(maximum, "maximum")
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer; got {value!r} ({type(value).__name__})")
     value = int(value)
@@ -143,6 +161,8 @@ def integer(value, name:str, minimum:int=None, maximum:int=None) -> int:
 # %% ../nbs/checks.ipynb #de8c21c4
 def number(value, name:str, minimum:float=None, maximum:float=None, strict:bool=False) -> float:
     "`value` as a float when it is a finite real (Python or NumPy, not a bool) >= minimum (> with `strict`) and <= maximum; else a ValueError naming `name`."
+    minimum, maximum, strict = _bound(minimum, "minimum"), _bound(maximum, "maximum"), strict
+    if not isinstance(strict, (bool, np.bool_)): raise TypeError(f"strict must be True or False; got {strict!r} ({type(strict).__name__})")
     ok = not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
     if ok and minimum is not None: ok = value > minimum if strict else value >= minimum
     if ok and maximum is not None: ok = value <= maximum
@@ -155,6 +175,7 @@ def number(value, name:str, minimum:float=None, maximum:float=None, strict:bool=
 # %% ../nbs/checks.ipynb #6df17172
 def flag(value, name:str, none:bool=False):
     "`value` as a bool when it is True or False (Python or NumPy; None too with `none`); else a TypeError naming `name`."
+    if not isinstance(none, (bool, np.bool_)): raise TypeError(f"none must be True or False; got {none!r} ({type(none).__name__})")
     if value is None and none: return None
     if isinstance(value, (bool, np.bool_)): return bool(value)
     allowed = "True, False or None" if none else "True or False"
@@ -207,7 +228,7 @@ FLOAT_DTYPES = ("float32", "float64", "bfloat16", "float16")
 
 def dtype(value, name:str="dtype", allowed=FLOAT_DTYPES, none:bool=True):
     "`value` (a torch or NumPy dtype, or its name) as a torch dtype among `allowed` (None passes when `none`); else a ValueError / TypeError naming `name`."
-    if value is None and none: return None
+    if flag(none, "none") and value is None: return None
     if isinstance(value, torch.dtype): got = str(value).removeprefix("torch.")
     elif isinstance(value, str): got = value.strip().removeprefix("torch.")
     elif isinstance(value, type) and issubclass(value, np.generic) or isinstance(value, np.dtype): got = np.dtype(value).name
@@ -222,6 +243,7 @@ def dtype(value, name:str="dtype", allowed=FLOAT_DTYPES, none:bool=True):
 # %% ../nbs/checks.ipynb #2b948c25
 def indices(value, name:str, length:int, empty:bool=False) -> np.ndarray:
     "`value` as a 1-d int64 array of integers in [0, length); else a TypeError / ValueError naming `name`, the first bad entry and `length`."
+    length, empty = integer(length, "length", minimum=0), flag(empty, "empty")
     if isinstance(value, torch.Tensor): value = value.detach().cpu().numpy()
     try: a = np.asarray(value)
     except (ValueError, TypeError) as e: raise TypeError(f"{name} must be an array of integer indices; got {type(value).__name__} ({e})") from None
