@@ -6,7 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/cli.html.md"""
 
 # %% ../nbs/12_cli.ipynb #ec809c51
 from __future__ import annotations
-import argparse, importlib.util, inspect, os, sys, time
+import argparse, importlib.util, inspect, math, numbers, os, sys, time
 from dataclasses import fields
 from typing import Annotated
 from pathlib import Path
@@ -28,7 +28,7 @@ from .localhub import LocalHub, hub_tasks, rehearse
 from .plan import PlanError, check_plan, print_plan, sweep_plan, plan as make_plan, BANDWIDTH
 from .runtime import runtime_text
 from .notebook import one_line_errors
-from .checks import NoDevice, dtype as checked_dtype
+from .checks import NoDevice, dtype as checked_dtype, flag, integer
 
 # %% auto #0
 __all__ = ['DEMO_METRICS', 'METAVARS', 'MODEL_WORDS', 'SERIES_WORDS', 'TASK_WORDS', 'TABLE_FORMATS', 'FIGURE_FORMATS',
@@ -39,6 +39,7 @@ __all__ = ['DEMO_METRICS', 'METAVARS', 'MODEL_WORDS', 'SERIES_WORDS', 'TASK_WORD
 # %% ../nbs/12_cli.ipynb #29d0e078
 def demo_clouds(n:int=8192, D:int=256, seed:int=0) -> dict:
     "Built-in point clouds with known geometry: name -> (points (n, D) float32, token ids (n,))."
+    n, D, seed = integer(n, "n", minimum=2), integer(D, "D", minimum=10), integer(seed, "seed", minimum=0)   # gauss10 spans 10 directions
     rng = np.random.default_rng(seed)
     iso = rng.standard_normal((n, D))
     u = rng.standard_normal(D)
@@ -77,6 +78,8 @@ DEMO_METRICS = layer_metrics(DEFAULT_METRICS)   # every metric of one layer's ve
 def demo_table(n:int=8192, D:int=256, batch_size:int=4096, seed:int=0, stream_chunk:int=1000,
                progress:bool=False) -> pd.DataFrame:
     "Every metric of the core on `demo_clouds`: one row per cloud x metric, with the closed-form answer."
+    progress = flag(progress, "progress")             # before the clouds are drawn
+    batch_size, stream_chunk = integer(batch_size, "batch_size", minimum=1), integer(stream_chunk, "stream_chunk", minimum=1)
     rows = []
     clouds = demo_clouds(n, D, seed)
     items = clouds.items()
@@ -96,6 +99,7 @@ def demo_table(n:int=8192, D:int=256, batch_size:int=4096, seed:int=0, stream_ch
 class OnOff(argparse.BooleanOptionalAction):
     "A switch, `--flag` / `--no-flag`, whose help ends with its default in words: (default: on) or (default: off)."
     def __init__(self, option_strings, dest, default=False, help="", **_):   # **_: the type and metavar call_parse gives
+        default = flag(default, "default", none=True)          # None (the --debug switch): off; 'no' or 2 refused
         super().__init__(option_strings, dest, default=bool(default))
         self.help = f"{help} (default: {'on' if default else 'off'})"
 
@@ -145,7 +149,10 @@ SERIES_WORDS = (f"pythia-SIZE[-deduped][:paper2] (SIZE: {', '.join(PYTHIA_SIZES)
 # %% ../nbs/12_cli.ipynb #df96829c
 def demo(out="figures", n=8192, dim=256, batch_size=4096, seed=0, quick=False) -> pd.DataFrame:
     "Every metric of the core on the built-in clouds: prints the table next to the closed forms, writes OUT/data/."
-    if quick: n, dim, batch_size = 4096, 64, 2048
+    if flag(quick, "quick"): n, dim, batch_size = 4096, 64, 2048
+    n, dim, batch_size, seed = (integer(n, "n", minimum=2), integer(dim, "dim", minimum=10), integer(batch_size, "batch_size", minimum=1),
+                                integer(seed, "seed", minimum=0))      # by demo's names (demo_table calls dim D)
+    if not isinstance(out, (str, os.PathLike)): raise TypeError(f"out must be a folder (str or Path); got {out!r}")
     t = time.perf_counter()
     df = demo_table(n=n, D=dim, batch_size=batch_size, seed=seed, progress=True)
     path = Path(out) / "data" / "demo_metrics.csv"
@@ -182,10 +189,14 @@ def sol_reproduce(
     bandwidth:Annotated[float, f"Hub download speed for the plan's hours (default: {BANDWIDTH / 1e6:g}, an assumption)"]=None,
 ):
     "The offline reproduction of the papers' figures (or --quick, or --config paper), with a summary of the findings."
+    quick, force, demo_only, plan, check = (flag(v, f"--{k.replace('_', '-')}") for k, v in
+                                            dict(quick=quick, force=force, demo_only=demo_only, plan=plan, check=check).items())
+    if tasks is not None and not isinstance(tasks, str): raise TypeError(f"--tasks takes comma-separated task names (a str); got {tasks!r}")
+    if bandwidth is not None and (isinstance(bandwidth, bool) or not isinstance(bandwidth, numbers.Real) or not math.isfinite(bandwidth)
+                                  or not bandwidth > 0): raise ValueError(f"--bandwidth must be a positive number of MB/s; got {bandwidth}")
     if demo_only: return demo(out or "figures", quick=quick)
     if quick and config not in ("offline", "quick"): raise ValueError(f"--quick and --config {config} contradict each other")
     names = [t for t in tasks.split(",") if t] if tasks else None
-    if bandwidth is not None and not bandwidth > 0: raise ValueError(f"--bandwidth must be a positive number of MB/s; got {bandwidth}")
     rate = bandwidth * 1e6 if bandwidth else None
     door(names or (hub_tasks() if config == "rehearsal" else TASKS), "quick" if quick else config)   # before any local Hub is built
     if config == "rehearsal":
@@ -203,12 +214,15 @@ def sol_reproduce(
 # %% ../nbs/12_cli.ipynb #4c9514aa
 def door(tasks, config:str):
     "Every task known and with the configuration, before any work: else a ValueError naming what to pass (one line from the shell)."
-    for task in tasks: get_task(task).config(config)
+    for task in ([tasks] if isinstance(tasks, str) else tasks): get_task(task).config(config)   # one name: one task
 
 # %% ../nbs/12_cli.ipynb #7e5deaa2
 def checked(planned:pd.DataFrame, show:bool=True) -> pd.DataFrame:
     "A plan checked against this machine (printed first when `show`); a machine too small exits with the plan's reasons."
-    if show: print_plan(planned)
+    if not isinstance(planned, pd.DataFrame) or "task" not in planned or not (planned.task == "total").any():
+        raise TypeError(f"planned must be a plan (plan.plan or plan.sweep_plan: one row per task and a total); got "
+                        + (f"a table of {len(planned)} rows without a total row" if isinstance(planned, pd.DataFrame) else type(planned).__name__))
+    if flag(show, "show"): print_plan(planned)
     try: check_plan(planned)
     except PlanError as e:                          # the machine, not the user: exit status 3 (see notebook.error_line)
         print(f"this machine cannot run the plan:\n{e}", file=sys.stderr, flush=True); raise SystemExit(3) from None
@@ -219,6 +233,7 @@ def checked(planned:pd.DataFrame, show:bool=True) -> pd.DataFrame:
 def placement(dtype:str=None, device:str=None, here:bool=True) -> tuple:
     "`--dtype` and `--device` checked before any work: a floating dtype's name (`checks.dtype`), a device models run on (cpu, cuda, mps; and, `here`, one this machine has)."
     checked_dtype(dtype, "--dtype")                  # int8 a ValueError by name here, not every checkpoint failed inside
+    here = flag(here, "here")
     if device is None: return dtype, device
     try:
         if not isinstance(device, (str, torch.device)): raise TypeError(device)       # torch reads 3 as cuda:3
@@ -252,6 +267,7 @@ def write_table(df:pd.DataFrame, out) -> Path:
     "Write a results table in the format its extension names (.csv or .parquet; an index that holds data as columns, as the store keeps it); any other extension is an error."
     out = table_path(out); out.parent.mkdir(parents=True, exist_ok=True)
     df = rows_table(df, f"the table for {out}")
+    if not len(df.columns): raise ValueError(f"df has no columns: nothing to write to {out} (a table of no rows is written as its header)")
     if out.suffix.lower() == ".parquet": df.to_parquet(out, index=False)
     else: df.to_csv(out, index=False)
     return out
@@ -261,6 +277,7 @@ FIGURE_FORMATS = (".png", ".pdf", ".svg")
 
 def read_table(path) -> pd.DataFrame:
     "A table written by `write_table` (.csv or .parquet), with an error that names a missing, unreadable or cut-short file."
+    if not isinstance(path, (str, os.PathLike)): raise TypeError(f"path must be a table's path (str or Path); got {path!r} ({type(path).__name__})")
     path = Path(path)
     if not path.is_file(): raise FileNotFoundError(f"no such table: {path}")
     if path.suffix.lower() not in TABLE_FORMATS: raise ValueError(f"{path} is not a .csv or .parquet table")
@@ -316,6 +333,9 @@ def _shell_option(f, overrides):
 # %% ../nbs/12_cli.ipynb #12100970
 def shell_options(**overrides):
     "Decorator: every ProfileSpec field becomes a keyword option of the command (help: `SPEC_WORDS`, else the spec's comments)."
+    names = {f.name for f in fields(ProfileSpec)}
+    if unknown := sorted(set(overrides) - names): raise TypeError(f"shell_options: {unknown} are not ProfileSpec fields; have {sorted(names)}")
+    spec_from_options(**overrides)                     # each default checked as the option would be (source_tokens=1.5 refused by name)
     helps = docments(ProfileSpec)
     def deco(func):
         sig = inspect.signature(func, eval_str=True)       # real types, as the parser needs
@@ -362,6 +382,8 @@ def sol_profile(
     **options,                  # the profile specification (profile.ProfileSpec), one option per field
 ):
     "Profile every layer of MODEL on a text source and write one row per layer and metric, and its figure."
+    if not isinstance(model, (str, os.PathLike)): raise TypeError(f"model must be a Hub id, a folder, a .gguf file or an offline name (str); got {model!r}")
+    figure = flag(figure, "--figure")
     table_path(out)                                  # a name we cannot write fails before the model is loaded
     placement(dtype, device)                         # before a source is read (enwik8 is a download)
     spec, sources = spec_from_options(**options), text_sources(source)   # a bad option or a missing file fails here too
@@ -387,6 +409,8 @@ def sol_compare(
 ):
     "Overlay profile tables of several runs (models, checkpoints, texts) in one figure: a panel per metric against depth."
     if not tables: raise ValueError("name one or more profile tables: sol-compare A.csv B.csv --out FIG.png")
+    for k, v in dict(labels=labels, metrics=metrics, title=title).items():
+        if v is not None and not isinstance(v, str): raise TypeError(f"--{k} takes text (comma-separated names); got {v!r}")
     figure_path(out)                                 # a name we cannot write fails before the tables are read
     names = [x for x in labels.split(",")] if labels else [Path(t).stem for t in tables]
     if len(names) != len(tables): raise ValueError(f"--labels names {len(names)} tables; {len(tables)} were given")
@@ -420,6 +444,9 @@ def sol_sweep(
 ):
     "Profile every layer of every checkpoint of a series into a resumable results store."
     if executor not in ("local", "ray"): raise ValueError(f"--executor must be local or ray; got {executor!r}")
+    verify, keep_duplicates, plan, prefetch = (flag(v, f"--{k.replace('_', '-')}") for k, v in
+                                               dict(verify=verify, keep_duplicates=keep_duplicates, plan=plan, prefetch=prefetch).items())
+    if not isinstance(store, (str, os.PathLike)): raise TypeError(f"store must be a folder (str or Path); got {store!r}")
     if out: table_path(out)
     placement(dtype, device, here=executor == "local")
     spec = spec_from_options(**options)
