@@ -32,6 +32,12 @@ class IDEstimate:
     params: dict = field(default_factory=dict)   # every rule that defines the number
     local: np.ndarray = field(default=None, repr=False)  # per-point estimates (MADA, MoM)
 
+    def __post_init__(self):                         # a record made by hand is checked as an estimator's is
+        number(self.dim, "dim")
+        if not isinstance(self.estimator, str): raise TypeError(f"estimator must be the estimator's name; got {self.estimator!r}")
+        integer(self.n_points, "n_points", minimum=0); integer(self.n_duplicates, "n_duplicates", minimum=0)
+        if not isinstance(self.params, dict): raise TypeError(f"params must be a dict of the estimate's rules; got {type(self.params).__name__}")
+
     def __float__(self): return float(self.dim)
     def row(self) -> dict:
         "A flat dict for a tidy results table."
@@ -77,6 +83,7 @@ def _distinct(X, k, duplicates, device, resolution):
 # %% ../nbs/02_intrinsic_dim.ipynb #2968ff74
 def given_tolerance(neighbors) -> float | None:
     "The tie tolerance (`tie_tolerance`) a precomputed neighbours tuple `(KNN, n_points, n_duplicates, tolerance)` carries, if any: a batched engine computes it with the neighbours, so the estimate need not read the points again."
+    if neighbors is not None: neighbors_table(neighbors)          # the shape of the table checked (a TypeError naming neighbors)
     return neighbors[3] if neighbors is not None and len(neighbors) > 3 else None
 
 # %% ../nbs/02_intrinsic_dim.ipynb #a57c0i02
@@ -100,6 +107,7 @@ def neighbors_table(neighbors, name:str="neighbors") -> tuple:
 # %% ../nbs/02_intrinsic_dim.ipynb #a57c0i03
 def check_neighbors(neighbors, X, k:int, name:str="neighbors") -> tuple:
     "`neighbors_table(neighbors)` matched to the cloud `X` it is given with: its counts X's, k' >= k columns, its indices in range, and the distances of 16 seeded rows those of X's points; else a ValueError naming `name`."
+    k = integer(k, "k", minimum=1)
     res, n, n_dup = neighbors_table(neighbors, name)
     M = as_matrix(X)
     if n + n_dup != len(M):
@@ -159,6 +167,9 @@ def find(self:Neighbourhood, X, k:int, tolerance:bool=False) -> tuple:
         found = distinct_knn(X, k, self.duplicates)
     else:
         res, n, n_dup = check_neighbors(self.neighbors, X, k)
+        if n_dup and self.duplicates == "raise":         # a table that dropped copies answers duplicates='drop', not 'raise'
+            raise ValueError(f"duplicates='raise', but neighbors is a table of X's {n} distinct points with {n_dup} copies dropped; "
+                             "pass duplicates='drop' with it, or no neighbors")
         found = (KNN(res.dist[:, :k], res.idx[:, :k], res.twin, res.n_duplicates, res.group, res.n_settled, res.rows), n, n_dup)
     if not tolerance: return found
     given = given_tolerance(self.neighbors)                        # carried by a batched engine: X not read again
@@ -176,6 +187,8 @@ TIE_LIMIT = 0.5                 # an estimate refuses ratios more than this shar
 
 def refuse_ties(tied:int, total:int, name:str):
     "A named ValueError when more than `TIE_LIMIT` of `total` ratios are tied (their two neighbour distances equal)."
+    tied, total = integer(tied, "tied", minimum=0), integer(total, "total", minimum=0)
+    if tied > total: raise ValueError(f"tied ({tied}) must be at most total ({total}): a count of the ratios")
     if tied > TIE_LIMIT * total:
         every = "every ratio is 1" if tied == total else f"{tied} of {total} ratios are 1"
         raise ValueError(f"{name}: {every} (neighbour distances tied within the data's resolution: evenly spaced points "
@@ -204,7 +217,9 @@ def neighbour_ratios(far, near, X, name:str, resolution:float=None, tolerance:fl
     "far / near (float64), refused by name (`refuse_ties`) when most pairs differ by no more than `tolerance` (default: `tie_tolerance(X, resolution)`; pass it to check many subsets of one X at the cost of one)."
     far, near = _ratio_array(far, "far"), _ratio_array(near, "near")
     if far.shape != near.shape: raise ValueError(f"far and near must be one distance per point each; got {len(far)} and {len(near)}")
-    tolerance = tie_tolerance(X, resolution) if tolerance is None else number(tolerance, "tolerance", minimum=0)
+    if tolerance is None:                            # X's own tolerance: X must be the cloud (at least the points) they are distances of
+        tolerance = tie_tolerance(points(X, min_points=len(far), resolution=resolution))
+    else: tolerance = number(tolerance, "tolerance", minimum=0)
     refuse_ties(int((far - near <= tolerance).sum()), len(far), name)
     return far / near
 
@@ -367,6 +382,15 @@ class BatchedEstimate:
     values: np.ndarray = field(repr=False)       # one value per batch
     batch_sizes: np.ndarray = field(repr=False)
     params: dict = field(default_factory=dict)
+
+    def __post_init__(self):                         # a record made by hand is checked as `batched`'s is
+        number(self.mean, "mean")
+        if not (isinstance(self.std, numbers.Real) and not isinstance(self.std, bool) and (math.isnan(self.std) or number(self.std, "std", minimum=0) >= 0)):
+            raise TypeError(f"std must be a number >= 0, or NaN (no more batches than ddof); got {self.std!r}")
+        n = integer(self.n_batches, "n_batches", minimum=1)
+        sizes = np.asarray(self.batch_sizes)
+        if sizes.dtype.kind not in "iu" or sizes.shape != (n,) or (sizes < 1).any():
+            raise TypeError(f"batch_sizes must be {n} integer sizes >= 1 (one per batch); got {self.batch_sizes!r:.60}")
 
     def __float__(self): return float(self.mean)
     def row(self) -> dict:

@@ -32,6 +32,7 @@ def as_matrix(X, name:str="X", rows:str="n_points") -> torch.Tensor:
     else:
         A = np.asarray(X)
         if A.dtype == object: raise ValueError(f"{name} is a ragged or object array; expected a numeric ({rows}, dim) array")
+        if A.dtype.kind not in "biufc": raise TypeError(f"{name} must hold numbers; got dtype {A.dtype} (e.g. {A.flat[0]!r:.20})" if A.size else f"{name} must hold numbers; got dtype {A.dtype}")
         T = torch.from_numpy(np.ascontiguousarray(A))
     if T.ndim != 2:
         raise ValueError(f"{name} must be 2-D ({rows}, dim); got shape {tuple(T.shape)}"
@@ -62,6 +63,7 @@ def check_resolution(value, name:str="resolution"):
 # %% ../nbs/00_knn.ipynb #a57c0r05
 def rank_pair(first, last, names:tuple=("first", "last"), last_none:bool=False, ordered:bool=True, what:str="") -> tuple:
     "`(first, last)` as two integer ranks >= 1 (`last` None if `last_none`), first < last if `ordered`; else a TypeError / ValueError naming `names`."
+    last_none, ordered = flag(last_none, "last_none"), flag(ordered, "ordered")      # "no" would read as true
     first = integer(first, names[0], minimum=1)
     last = None if last is None and last_none else integer(last, names[1], minimum=1)
     if ordered and last is not None and not first < last:
@@ -74,6 +76,14 @@ class Points:
     "A point cloud past the door (`points`): `data` finite, 2-D, float32 or float64, with the `resolution` of its twin rule (`resolution_of` the dtype it was stored in). Built directly, it is the caller's promise that `data` is finite."
     data: torch.Tensor      # (n_points, dim), float32 or float64
     resolution: float       # twins: closer than resolution * |x_i| (default: `resolution_of` the stored dtype)
+
+    def __post_init__(self):                         # the shape and kind of the promise checked (not its values: finite is promised)
+        if not (isinstance(self.data, torch.Tensor) and self.data.ndim == 2 and self.data.dtype in (torch.float32, torch.float64)):
+            raise TypeError(f"Points' data must be a 2-D float32 or float64 torch tensor (n_points, dim); got {type(self.data).__name__}"
+                            + (f" of dtype {self.data.dtype}, shape {tuple(self.data.shape)}" if isinstance(self.data, torch.Tensor) else "")
+                            + "; pass other input to `points`, which converts and checks it")
+        if self.resolution is None: raise TypeError("Points' resolution must be a number in [0, 1) (`resolution_of` the stored dtype); got None")
+        check_resolution(self.resolution)
 
     def __len__(self): return len(self.data)
     @property
@@ -120,12 +130,19 @@ def points(
 # %% ../nbs/00_knn.ipynb #57861ea9
 def measured(T:torch.Tensor, resolution:float=None) -> Points:
     "Points of a tensor already checked (a batch of a checked layer), not checked again: half precision in float32, integers in float64 (`as_points`), with the package's twin rule (`resolution_of`: float32's for a half-precision store) unless `resolution`."
-    if not isinstance(T, torch.Tensor): raise TypeError(f"measured takes a checked torch tensor (a batch of a layer); got {type(T).__name__}: pass other input to `points`")
+    if not isinstance(T, torch.Tensor) or T.ndim != 2:
+        raise TypeError(f"measured takes a checked torch tensor T (a 2-D batch of a layer, (n_points, dim)); got {type(T).__name__}"
+                        + (f" of shape {tuple(T.shape)}" if isinstance(T, torch.Tensor) else "") + ": pass other input to `points`")
     resolution = check_resolution(resolution)
     T = T.float() if T.dtype in HALF_PRECISION else T if T.is_floating_point() else T.double()
     return Points(T, resolution_of(T) if resolution is None else resolution)
 
 # %% ../nbs/00_knn.ipynb #6e1503a9
+def _knn_field(name, value, shape):
+    "A TypeError naming the KNN field `name` that is not a tensor of `shape`."
+    got = f"{type(value).__name__}" + (f" of dtype {value.dtype}, shape {tuple(value.shape)}" if isinstance(value, torch.Tensor) else "")
+    raise TypeError(f"KNN's {name} must be a {shape} tensor ({'integer' if name in ('idx', 'group', 'rows') else 'bool' if name == 'twin' else 'distances'}); got {got}")
+
 @dataclass
 class KNN:
     "Exact k-nearest-neighbour result (self excluded). Distances are float64, ascending per row."
@@ -137,6 +154,17 @@ class KNN:
     n_settled: int = 0        # rows whose search the certificate could not vouch for, settled by a float64 search
     rows: torch.Tensor = None # (n,) int64 the row of the searched cloud each row is (None: row i is row i); `distinct_knn` sets it when it drops copies
 
+    def __post_init__(self):                         # a table built by hand is checked as a search's is: shapes and kinds
+        if not (isinstance(self.dist, torch.Tensor) and self.dist.ndim == 2 and self.dist.is_floating_point()):
+            _knn_field("dist", self.dist, "(n, k) floating")
+        n, k = self.dist.shape
+        whole = lambda v: not v.is_floating_point() and v.dtype != torch.bool
+        for name, shape, kind in (("idx", (n, k), whole), ("twin", (n,), lambda v: v.dtype == torch.bool), ("group", (n,), whole), ("rows", (n,), whole)):
+            v = getattr(self, name)
+            if v is None and name in ("group", "rows"): continue
+            if not (isinstance(v, torch.Tensor) and tuple(v.shape) == shape and kind(v)): _knn_field(name, v, shape)
+        integer(self.n_duplicates, "n_duplicates", minimum=0); integer(self.n_settled, "n_settled", minimum=0)
+
     @property
     def k(self): return self.dist.shape[1]
 
@@ -146,6 +174,8 @@ class KNN:
 # %% ../nbs/00_knn.ipynb #250aa3f2
 def sqrt64(t):
     "Correctly rounded float64 square root; see the note on torch.sqrt below."
+    if not (isinstance(t, torch.Tensor) and t.is_floating_point()):
+        raise TypeError(f"t must be a floating torch tensor; got {type(t).__name__}" + (f" of dtype {t.dtype}" if isinstance(t, torch.Tensor) else ""))
     if t.device.type == "cpu": return torch.from_numpy(np.sqrt(t.numpy()))
     return t.sqrt()
 
@@ -163,7 +193,11 @@ def _pow2(m:float) -> float:
 # %% ../nbs/00_knn.ipynb #97ef847f
 def square_safe(X, lo:float=2.0 ** -400, hi:float=2.0 ** 400, m:float=None):
     "`(X * p, p)`: p = 1, or a power of two (exact) if the largest |entry| (`m`, if known) is outside [lo, hi], so that float64 squares stay in range."
-    if m is None: m = _absmax(X)
+    if not isinstance(X, torch.Tensor): raise TypeError(f"X must be a torch tensor; got {type(X).__name__}")
+    lo, hi = number(lo, "lo", minimum=0, strict=True), number(hi, "hi", minimum=0, strict=True)
+    if not lo <= hi: raise ValueError(f"lo must be <= hi; got lo={lo:g}, hi={hi:g}")
+    if m is None and X.numel() == 0: raise ValueError("X is empty: it has no largest entry to bring into range (pass m, or points)")
+    m = _absmax(X) if m is None else number(m, "m", minimum=0)
     p = 1.0 if lo <= m <= hi else _pow2(m)
     return (X, p) if p == 1.0 else (X * p, p)
 
