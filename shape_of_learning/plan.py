@@ -10,6 +10,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/plan.html.md"""
 from __future__ import annotations
 import copy, math, os, re, shutil, time, urllib.request, warnings
 from dataclasses import dataclass, fields
+from typing import ClassVar
 from pathlib import Path
 import pandas as pd
 import torch
@@ -19,21 +20,49 @@ from .hidden import layer_names
 from .profile import ProfileSpec, METRICS, memory_budget
 from .catalog import Checkpoint, series
 from .store import ResultStore
-from .sweeps import job_done, lfs_sha256
+from .sweeps import Measure, job_done, lfs_sha256
 from .reproduce import Task, TaskConfig, get_task, task_key, default_cache
 from .figures.training import every
-from .checks import number, integer, EnvironmentProblem, NoDevice, device as checked_device, dtype as checked_dtype
+from .checks import number, integer, flag, choice, EnvironmentProblem, NoDevice, device as checked_device, dtype as checked_dtype
 
 # %% auto #0
 __all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TOKENS', 'GPU_METRIC_SECONDS', 'BANDWIDTH',
-           'WORKLOADS', 'PLAN_COLUMNS', 'SWEEP', 'HubFile', 'repo_files', 'HubMetadata', 'hub_metadata', 'weight_names',
-           'tokenizer_names', 'file_key', 'as_checkpoint', 'checkpoint_bytes', 'ModelShape', 'shape_of', 'model_shape',
-           'activation_bytes', 'layer_bytes', 'layer_groups', 'metric_bytes', 'GpuMetrics', 'Calibration', 'calibrate',
-           'Workload', 'workload', 'Entry', 'on_hub', 'task_entries', 'DataSource', 'task_data', 'data_bytes',
-           'measured', 'load_files', 'device_memory', 'TokenWork', 'token_work', 'token_fields', 'on_gpu', 'weights_id',
-           'metric_seconds', 'checkpoint_row', 'planned_device', 'checked_config', 'task_config', 'checkpoint_plan',
-           'to_measure', 'two_at_a_time', 'plan_bandwidth', 'summarize', 'plan', 'plan_text', 'print_plan',
-           'SweepConfig', 'sweep_plan', 'PlanError', 'machine', 'task_problems', 'fitting', 'check_plan']
+           'WORKLOADS', 'PLAN_COLUMNS', 'SWEEP', 'plan_rate', 'HubFile', 'repo_files', 'HubMetadata', 'hub_metadata',
+           'weight_names', 'tokenizer_names', 'file_key', 'as_checkpoint', 'checkpoint_bytes', 'ModelShape', 'shape_of',
+           'model_shape', 'activation_bytes', 'layer_bytes', 'layer_groups', 'metric_bytes', 'GpuMetrics',
+           'Calibration', 'calibrate', 'Workload', 'workload', 'Entry', 'on_hub', 'task_entries', 'DataSource',
+           'task_data', 'data_bytes', 'measured', 'load_files', 'device_memory', 'TokenWork', 'token_work',
+           'token_fields', 'on_gpu', 'weights_id', 'metric_seconds', 'checkpoint_row', 'planned_device',
+           'checked_config', 'task_config', 'plan_tasks', 'plan_rows', 'checkpoint_plan', 'to_measure', 'two_at_a_time',
+           'plan_bandwidth', 'summarize', 'plan', 'plan_text', 'print_plan', 'SweepConfig', 'sweep_plan', 'PlanError',
+           'machine', 'task_problems', 'fitting', 'check_plan']
+
+# %% ../nbs/11c_plan.ipynb #d57p0002
+def plan_rate(value, name:str, infinite:bool=False) -> float:
+    "A rate (FLOP/s, bytes/s): a finite number > 0, or `math.inf` where `infinite`; else a ValueError naming `name`."
+    if flag(infinite, "infinite") and not isinstance(value, bool) and isinstance(value, (int, float)) and value == math.inf: return math.inf
+    return number(value, name, minimum=0, strict=True)
+
+# %% ../nbs/11c_plan.ipynb #d57p0003
+def _checked_fields(obj, counts=(), positive=(), amounts=(), rates=(), flags=(), texts=(), maybe=()):
+    "`obj` (a record) when its fields are of their kinds, each error naming `Record.field`: counts (integers >= 0), positive (integers >= 1), amounts (finite numbers >= 0), rates (`plan_rate`), flags (True or False), texts (str); the fields in `maybe` may also be None."
+    cls = type(obj).__name__
+    for k in counts + positive + amounts + rates + flags + texts:
+        v, name = getattr(obj, k), f"{cls}.{k}"
+        if k in maybe and v is None: continue
+        if k in counts or k in positive: integer(v, name, minimum=1 if k in positive else 0)
+        elif k in amounts: number(v, name, minimum=0)
+        elif k in rates: plan_rate(v, name)
+        elif k in flags: flag(v, name)
+        elif not isinstance(v, str): raise TypeError(f"{name} must be a str; got {v!r:.80} ({type(v).__name__})")
+    return obj
+
+# %% ../nbs/11c_plan.ipynb #d57p0004
+def _an(value, cls, name:str):
+    "`value` when it is a `cls` (a class, or a tuple of them); else a TypeError naming `name` and the type it must be."
+    if isinstance(value, cls): return value
+    want = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+    raise TypeError(f"{name} must be a {want}; got {value!r:.80} ({type(value).__name__})")
 
 # %% ../nbs/11c_plan.ipynb #73190730
 TOKENIZER_FILES = ("tokenizer_config.json", "tokenizer.json", "special_tokens_map.json", "added_tokens.json",
@@ -46,6 +75,8 @@ class HubFile:
     size: int                      # bytes
     sha: str = None                # the LFS SHA-256 of a large file, else its git blob id
 
+    def __post_init__(self): _checked_fields(self, counts=("size",), texts=("sha",), maybe=("size", "sha"))   # None: a listing without sizes
+
 # %% ../nbs/11c_plan.ipynb #a2fc97bc
 def _hub_file(entry) -> HubFile:
     return HubFile(getattr(entry, "size", None), lfs_sha256(entry) or getattr(entry, "blob_id", None))
@@ -55,6 +86,7 @@ def repo_files(repo:str, revision:str=None, api=None, dataset:bool=False) -> dic
     "{path: HubFile} of one revision of a Hub repository, from its metadata: nothing is downloaded."
     from huggingface_hub import HfApi
     from huggingface_hub.hf_api import RepoFile
+    dataset = flag(dataset, "dataset")                        # "no" would ask for a dataset
     api = api or HfApi()
     info = (api.dataset_info if dataset else api.model_info)(repo, revision=revision, files_metadata=True)
     files = {s.rfilename: _hub_file(s) for s in info.siblings or ()}
@@ -108,9 +140,12 @@ def file_key(repo:str, revision:str, path:str) -> str:
     return f"{repo}@{revision or 'main'}/{path}"
 
 # %% ../nbs/11c_plan.ipynb #82438c5c
-def as_checkpoint(ck) -> Checkpoint:
-    "A `Checkpoint` from itself, a `(repo, revision, ...)` tuple or a repo id."
-    return ck if isinstance(ck, Checkpoint) else Checkpoint(*ck) if isinstance(ck, tuple) else Checkpoint(str(ck))
+def as_checkpoint(ck, name:str="ck") -> Checkpoint:
+    "A `Checkpoint` from itself, a `(repo, revision, ...)` tuple or a repo id; anything else a TypeError naming `name`."
+    if isinstance(ck, Checkpoint): return ck
+    if isinstance(ck, tuple): return Checkpoint(*ck)
+    if isinstance(ck, str): return Checkpoint(ck)
+    raise TypeError(f"{name} must be a Checkpoint, a (repo, revision) tuple or a repo id; got {ck!r:.80} ({type(ck).__name__})")
 
 # %% ../nbs/11c_plan.ipynb #d237d301
 def checkpoint_bytes(ck, api=None) -> dict:
@@ -144,6 +179,14 @@ class ModelShape:
     ffn: int                       # the MLP's inner width
     vocab: int
     attention: str                 # transformers' attention implementation; "eager" materializes the scores
+
+    def __post_init__(self):
+        _checked_fields(self, counts=("params", "embedding_params", "weight_bytes"), texts=("model_type", "dtype", "attention"),
+                        positive=("hidden", "layers", "entries", "heads", "ffn", "vocab"))
+        choice(self.kind, "ModelShape.kind", ("encoder", "decoder"))
+        checked_dtype(self.dtype, "ModelShape.dtype", none=False)       # its name: dtype_bytes reads torch's
+        from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS   # the implementations transformers knows (kernels register there)
+        choice(self.attention, "ModelShape.attention", ("eager", *ALL_ATTENTION_FUNCTIONS.valid_keys()))   # a misspelt one: no scores counted
 
     @property
     def dtype_bytes(self) -> int: return torch.empty(0, dtype=getattr(torch, self.dtype)).element_size()
@@ -185,6 +228,8 @@ def _build_shape(config, dtype:torch.dtype) -> ModelShape:
 # %% ../nbs/11c_plan.ipynb #112ed864
 def shape_of(config, dtype=None) -> ModelShape:
     "The `ModelShape` of a transformers config, in `dtype` (None: as stored)."
+    from transformers import PretrainedConfig
+    _an(config, PretrainedConfig, "config")
     want = resolve_dtype(checked_dtype(dtype, "dtype")) or _stored_dtype(config)
     key = (config.to_json_string(use_diff=False), str(want))
     if key not in _SHAPES: _SHAPES[key] = _build_shape(config, want)
@@ -203,7 +248,8 @@ SPECIAL_TOKENS = 2                                # tokens a tokenizer adds to a
 
 def activation_bytes(shape:ModelShape, length:int, batch:int=FORWARD_BATCH, kept:int=None) -> int:
     "Device memory of one forward batch of `batch` sequences of `length` tokens that keeps `kept` entries' states (default all)."
-    kept = shape.entries if kept is None else kept
+    shape, length, batch = _an(shape, ModelShape, "shape"), integer(length, "length", minimum=1), integer(batch, "batch", minimum=1)
+    kept = shape.entries if kept is None else integer(kept, "kept", minimum=0)
     per_token = (kept * shape.hidden + 8 * shape.hidden + 2 * shape.ffn) * shape.dtype_bytes
     scores = 4 * batch * shape.heads * length ** 2 * 4 if shape.attention == "eager" else 0
     return batch * length * per_token + scores
@@ -211,20 +257,23 @@ def activation_bytes(shape:ModelShape, length:int, batch:int=FORWARD_BATCH, kept
 # %% ../nbs/11c_plan.ipynb #a9e0f8c5
 def layer_bytes(shape:ModelShape, n_tokens:int, streamed:bool=False, copies:int=1, batch_size:int=4096) -> int:
     "Host memory of one measured entry: its stored float32 vectors, or (`streamed`) the cosine accumulators."
-    d = shape.hidden
+    d, n_tokens, streamed = _an(shape, ModelShape, "shape").hidden, integer(n_tokens, "n_tokens", minimum=0), flag(streamed, "streamed")
+    copies, batch_size = integer(copies, "copies", minimum=1), integer(batch_size, "batch_size", minimum=1)
     if not streamed: return copies * n_tokens * d * 4
     return copies * (min(batch_size, n_tokens) * d * 4 + 8 * d * 64 + min(n_tokens, shape.vocab) * d * 24)
 
 # %% ../nbs/11c_plan.ipynb #7bc61e6a
 def layer_groups(entries:int, per_layer:int, budget:int) -> list:
     "The entries each forward pass measures (profile.layer_profile's rule): as many as the budget holds, at least one."
+    entries, per_layer, budget = (integer(v, n, minimum=m) for v, n, m in ((entries, "entries", 1), (per_layer, "per_layer", 0), (budget, "budget", 0)))
     size = max(1, min(entries, budget // max(per_layer, 1)))
     return [list(range(s, min(s + size, entries))) for s in range(0, entries, size)]
 
 # %% ../nbs/11c_plan.ipynb #0dee3bd4
 def metric_bytes(shape:ModelShape, batch_size:int, k:int=K_MAX) -> int:
     "Host working memory of the metrics on one batch: the kNN search's copy, score block and candidates; the anisotropy's Gram matrix."
-    b, d, c = batch_size, shape.hidden, k + max(4, k // 8)
+    b, d, k = integer(batch_size, "batch_size", minimum=1), _an(shape, ModelShape, "shape").hidden, integer(k, "k", minimum=1)
+    c = k + max(4, k // 8)
     return b * d * 4 + KNN_BLOCK ** 2 * 4 + b * (2 * c + 16) * 12 + b * c * 16 + 16 * b * d + 8 * min(b, d) ** 2
 
 # %% ../nbs/11c_plan.ipynb #62c9eef3
@@ -238,6 +287,10 @@ class GpuMetrics:
     float64: float                 # float64 matrix-product FLOP/s on the GPU (the Gram matrix, its eigendecompositions)
     fixed: float = GPU_METRIC_SECONDS[0]      # seconds per batch and entry: launches and host synchronisations
     per_dim: float = GPU_METRIC_SECONDS[1]    # seconds per batch, entry and dimension: the eigendecompositions' steps
+
+    def __post_init__(self):             # rates > 0 (infinite: products that take no time, runtime's "metrics free"); latencies >= 0
+        for k in ("float32", "float64"): plan_rate(getattr(self, k), f"GpuMetrics.{k}", infinite=True)
+        _checked_fields(self, amounts=("fixed", "per_dim"))
 
     def seconds(self, batches:int, b:int, d:int) -> float:
         "Seconds of the metrics of `batches` (batch, entry) pairs of `b` vectors of width `d`."
@@ -257,6 +310,11 @@ class Calibration:
     host_memory: int               # bytes of host memory available now
     threads: int                   # torch's CPU threads
     metrics: GpuMetrics = None     # the metric core on the GPU (None: the metrics run on the host, at host_flops)
+
+    def __post_init__(self):             # device: a label of where it was measured ('cpu', 'cuda:0', a GPU profile's name)
+        _checked_fields(self, texts=("device",), rates=("flops", "host_flops"), counts=("memory", "host_memory"), positive=("threads",))
+        checked_dtype(self.dtype, "Calibration.dtype", none=False)
+        if self.metrics is not None: _an(self.metrics, GpuMetrics, "Calibration.metrics")
 
     @property
     def about(self) -> str:
@@ -309,6 +367,12 @@ class Workload:
     batch: int = FORWARD_BATCH     # sequences per forward pass
     length: int = None             # tokens per sequence where the configuration has no window (else `length`, else a window)
 
+    def __post_init__(self):             # shares: a task's name, looked up when a plan reads it (tasks register after this module)
+        choice(self.loads, "Workload.loads", ("model", "tensors", "finetune"))
+        _checked_fields(self, positive=("policies", "batch", "length"), texts=("shares",), maybe=("shares", "length"))
+        if not (isinstance(self.streamed, tuple) and all(isinstance(f, str) for f in self.streamed)):
+            raise TypeError(f"Workload.streamed must be a tuple of token field names; got {self.streamed!r:.80}")
+
 # %% ../nbs/11c_plan.ipynb #4f30ec0a
 WORKLOADS = {
     "profiles": Workload(policies=2), "avgcos": Workload(policies=2, shares="profiles"),
@@ -333,6 +397,11 @@ class Entry:
     window: int = None             # content tokens per forward window, where the entry gives one
     swept: bool = False            # measured by sweeps.sweep, which removes each download once it is measured
 
+    def __post_init__(self):
+        choice(self.field, "Entry.field", ("models", "runs", "model", "series"))        # series: a sweep's checkpoints
+        _an(self.checkpoint, Checkpoint, "Entry.checkpoint")
+        _checked_fields(self, texts=("label",), positive=("window",), flags=("swept",), maybe=("window",))
+
 # %% ../nbs/11c_plan.ipynb #b61a0da4
 def on_hub(name) -> bool:
     "Whether a model name is a Hub id (not a local folder or file, not an offline model)."
@@ -342,6 +411,7 @@ def on_hub(name) -> bool:
 def task_entries(cfg) -> list:
     "The Hub checkpoints a task configuration measures, in the order its run takes them (a model named twice: once)."
     out, seen = [], set()
+    _an(cfg, TaskConfig, "cfg")
     for m in getattr(cfg, "models", ()) or ():
         label, name, window = (tuple(m) + (None, None))[:3] if isinstance(m, tuple) else (m, m, None)
         if on_hub(name) and name not in seen: out.append(Entry(label, "models", Checkpoint(name), window)); seen.add(name)
@@ -364,10 +434,13 @@ class DataSource:
     prefix: str = ""
     streamed: bool = False         # read as a stream: nothing stored
 
+    def __post_init__(self): _checked_fields(self, texts=("name", "revision", "prefix"), flags=("streamed",), maybe=("revision",))
+
 # %% ../nbs/11c_plan.ipynb #9b96f996
 def task_data(cfg) -> list:
     "The `DataSource`s a task configuration reads."
     out = []
+    _an(cfg, TaskConfig, "cfg")
     for s in tuple(getattr(cfg, "sources", ()) or ()) + (getattr(cfg, "source", None),):
         if s == "enwik8": out.append(DataSource("enwik8"))
         elif isinstance(s, str) and s.startswith("hf:"): out.append(DataSource(s[3:].partition(":")[0], streamed=True))
@@ -380,7 +453,7 @@ def task_data(cfg) -> list:
 # %% ../nbs/11c_plan.ipynb #a7f7f91d
 def data_bytes(source:DataSource, api=None) -> int:
     "Bytes a data source keeps on disk: enwik8's zip (its size at the rehearsal's mirror), a Hub dataset's files; 0 if streamed."
-    if source.streamed: return 0
+    if _an(source, DataSource, "source").streamed: return 0
     if source.name == "enwik8":
         url = os.environ.get("SOL_ENWIK8_URL") or ENWIK8_URL
         if url == ENWIK8_URL: return ENWIK8_ZIP_BYTES
@@ -391,7 +464,7 @@ def data_bytes(source:DataSource, api=None) -> int:
 # %% ../nbs/11c_plan.ipynb #1fe5708c
 def measured(task, cfg, cache=None) -> set:
     "The checkpoints (names) of a task configuration already measured under `cache`: all when its tables are cached, else those its sweeps stored."
-    task, entries = get_task(task), task_entries(cfg)
+    task, entries = get_task(task), task_entries(cfg)          # cfg a TaskConfig (task_entries says so by name)
     cache = Path(cache or default_cache())
     if not cache.is_dir(): return set()                       # no store: nothing measured (and no folder made by asking)
     if ResultStore(cache).done(task_key(task, cfg, "manifest")): return {e.checkpoint.name for e in entries}
@@ -402,7 +475,8 @@ def measured(task, cfg, cache=None) -> set:
 # %% ../nbs/11c_plan.ipynb #93b48a3a
 def load_files(task, e:Entry, api=None) -> tuple:
     "(every file the task downloads for one checkpoint, those removed once it is measured), each {`repo@revision/path`: bytes}."
-    ck, meta = e.checkpoint, hub_metadata(api)
+    ck, meta = _an(e, Entry, "e").checkpoint, hub_metadata(api)
+    get_task(task)
     files = checkpoint_bytes(ck, meta)
     own = {k: v for k, v in files.items() if k.startswith(f"{ck.model}@")}
     if workload(task).loads != "tensors": return files, (own if e.swept else {})
@@ -415,6 +489,8 @@ def load_files(task, e:Entry, api=None) -> tuple:
 # %% ../nbs/11c_plan.ipynb #880b0b50
 def device_memory(shape:ModelShape, work:Workload, length:int, forward:bool) -> tuple:
     "(weights, activations) on the device for one checkpoint, as the workload loads and runs it (`forward`: it runs forward passes)."
+    shape, work = _an(shape, ModelShape, "shape"), _an(work, Workload, "work")
+    length, forward = integer(length, "length", minimum=1), flag(forward, "forward")
     if work.loads == "tensors": return shape.embedding_params * shape.dtype_bytes, 0
     if work.loads == "finetune":                   # float32 weights, gradients, Adam's two moments; every block's working set kept
         return 16 * shape.params, work.batch * length * 4 * shape.layers * (8 * shape.hidden + 2 * shape.ffn)
@@ -436,6 +512,10 @@ class TokenWork:
     batches: int = 0               # (batch, entry) pairs the metrics measure, over the policies and sources (0 when streamed)
     batch_size: int = 4096         # b, vectors per metric batch
 
+    def __post_init__(self):
+        _checked_fields(self, texts=("field",), counts=("n_tokens", "passes", "kept", "per_layer", "metrics", "batches"),
+                        amounts=("forward_flops", "metric_flops"), flags=("streamed",), positive=("batch_size",))
+
     @property
     def vectors(self) -> int: return self.kept * self.per_layer
 
@@ -443,6 +523,10 @@ class TokenWork:
 def token_work(shape:ModelShape, field:str, n_tokens:int, window:int, budget:int, streamed:bool=False, copies:int=1,
                sources:int=1) -> TokenWork:
     "The forward passes, host memory and FLOPs of measuring `n_tokens` vectors of every entry of a model in windows of `window` tokens."
+    shape, n_tokens, window = _an(shape, ModelShape, "shape"), integer(n_tokens, "n_tokens", minimum=1), integer(window, "window", minimum=2)
+    budget, streamed, copies, sources = integer(budget, "budget", minimum=0), flag(streamed, "streamed"), integer(copies, "copies", minimum=1), \
+                                        integer(sources, "sources", minimum=1)
+    if not isinstance(field, str): raise TypeError(f"field must be a token field's name (a str); got {field!r:.80}")
     S, b, d = window + SPECIAL_TOKENS, min(4096, n_tokens), shape.hidden
     tokens = sources * math.ceil(n_tokens / (window - 1)) * S                 # windows of content tokens, the first dropped
     per_layer = layer_bytes(shape, n_tokens, streamed, copies * sources, b)
@@ -456,14 +540,15 @@ def token_work(shape:ModelShape, field:str, n_tokens:int, window:int, budget:int
 # %% ../nbs/11c_plan.ipynb #c5e98d56
 def token_fields(cfg) -> dict:
     "{field: token count} of a configuration's fields named *n_tokens."
-    return {f.name: getattr(cfg, f.name) for f in fields(cfg) if f.name.endswith("n_tokens") and isinstance(getattr(cfg, f.name), int)}
+    return {f.name: getattr(cfg, f.name) for f in fields(_an(cfg, TaskConfig, "cfg")) if f.name.endswith("n_tokens") and isinstance(getattr(cfg, f.name), int)}
 
 # %% ../nbs/11c_plan.ipynb #dc4f845d
-def on_gpu(cfg) -> bool: return str(cfg.device or "cpu").startswith("cuda")
+def on_gpu(cfg) -> bool: return str(_an(cfg, TaskConfig, "cfg").device or "cpu").startswith("cuda")
 
 # %% ../nbs/11c_plan.ipynb #b791b16b
 def weights_id(ck:Checkpoint, api=None) -> tuple:
     "The Hub's hashes of a checkpoint's weight files: equal for two revisions that hold the same weights."
+    ck = as_checkpoint(ck)
     files = hub_metadata(api).files(ck.model, ck.revision)
     return tuple(sorted(files[n].sha or f"{n}:{files[n].size}" for n in weight_names(files) if not n.endswith(".json")))
 
@@ -478,12 +563,14 @@ def _jobs(task, cfg, shape:ModelShape, window:int, budget:int) -> list:
 # %% ../nbs/11c_plan.ipynb #f18fd39b
 def metric_seconds(work:TokenWork, hidden:int, rates:Calibration, gpu:bool) -> float:
     "Seconds of a token field's metrics: the GPU's metric model where `gpu` and `rates` has one, else its FLOPs over the host's rate."
+    work, rates, hidden, gpu = _an(work, TokenWork, "work"), _an(rates, Calibration, "rates"), integer(hidden, "hidden", minimum=1), flag(gpu, "gpu")
     if gpu and rates.metrics is not None: return rates.metrics.seconds(work.batches, work.batch_size, hidden)
     return work.metric_flops / rates.host_flops
 
 # %% ../nbs/11c_plan.ipynb #d0262b5f
 def checkpoint_row(task, cfg, e:Entry, rates:Calibration, api=None) -> dict:
     "One checkpoint's row of a plan: files (all, removed after measuring), shape, memory (device, host) and compute seconds."
+    cfg, rates, e = _an(cfg, TaskConfig, "cfg"), _an(rates, Calibration, "rates"), _an(e, Entry, "e")
     task, meta, work, ck = get_task(task), hub_metadata(api), workload(task), e.checkpoint
     shape = model_shape(ck.model, ck.revision, cfg.dtype, meta)
     files, own = load_files(task, e, meta)
@@ -514,7 +601,7 @@ def planned_device(value, name:str="device"):
 # %% ../nbs/11c_plan.ipynb #a57d0002
 def checked_config(cfg):
     "A task configuration whose device (`planned_device`) and dtype (`checks.dtype`) are ones a run can use, else a ValueError naming the field."
-    planned_device(cfg.device, f"{type(cfg).__name__}.device")
+    planned_device(_an(cfg, TaskConfig, "cfg").device, f"{type(cfg).__name__}.device")
     checked_dtype(cfg.dtype, f"{type(cfg).__name__}.dtype")
     return cfg
 
@@ -589,10 +676,31 @@ PLAN_COLUMNS = ["task", "config", "config_class", "label", "field", "checkpoint"
                 "window", "params", "hidden", "entries", "dtype", "device", "files", "own", "download", "weights", "activations",
                 "gpu", "host", "host_least", "passes", "compute_seconds", "computed", "rates", "weights_id"]
 
+# %% ../nbs/11c_plan.ipynb #d57p0011
+def plan_tasks(tasks) -> list:
+    "Tasks given as a name, a Task, or a list or tuple of them, as Tasks (`reproduce.get_task`); anything else a TypeError naming `tasks`."
+    if isinstance(tasks, (str, Task)): tasks = [tasks]
+    if not isinstance(tasks, (list, tuple)):
+        raise TypeError(f"tasks must be a task's name, a Task, or a list of them; got {tasks!r:.80} ({type(tasks).__name__})")
+    return [get_task(t) for t in tasks]
+
+# %% ../nbs/11c_plan.ipynb #d57p0012
+def _calibration(calibration):
+    "None (rates measured here for each configuration) or a `Calibration`; else a TypeError naming `calibration`."
+    return None if calibration is None else _an(calibration, Calibration, "calibration")
+
+# %% ../nbs/11c_plan.ipynb #d57p0013
+def plan_rows(rows, name:str="rows") -> pd.DataFrame:
+    "`rows` when they are a checkpoint plan's rows (`checkpoint_plan`: a DataFrame with `PLAN_COLUMNS`, no rows allowed); else a TypeError / ValueError naming `name`."
+    _an(rows, pd.DataFrame, name)
+    if (gone := [c for c in PLAN_COLUMNS if c not in rows]):
+        raise ValueError(f"{name} must be checkpoint-plan rows (plan.checkpoint_plan); missing columns: {gone[:6]}{' ...' if len(gone) > 6 else ''}")
+    return rows
+
 # %% ../nbs/11c_plan.ipynb #19cd76dc
 def checkpoint_plan(tasks, config="paper", cache=None, calibration=None, api=None) -> pd.DataFrame:
     "One row per checkpoint of each task's configuration (see `task_config`), marked duplicate / measured / shared."
-    tasks = [get_task(t) for t in ([tasks] if isinstance(tasks, str) else tasks)]
+    tasks, calibration = plan_tasks(tasks), _calibration(calibration)
     meta, made, rows, names = hub_metadata(api), {}, [], {t.name for t in tasks}
     for task in tasks:
         cfg = _config(task, config)
@@ -608,6 +716,7 @@ def checkpoint_plan(tasks, config="paper", cache=None, calibration=None, api=Non
 # %% ../nbs/11c_plan.ipynb #0354ed7e
 def to_measure(rows:pd.DataFrame) -> pd.Series:
     "Which rows of a checkpoint plan are still to be measured: not duplicates, not measured, not measured in another task."
+    rows = plan_rows(rows)
     return ~(rows.duplicate_of.astype(bool) | rows.measured.astype(bool) | rows["shared"].astype(bool))
 
 # %% ../nbs/11c_plan.ipynb #a79eb221
@@ -648,7 +757,7 @@ def plan_bandwidth(bandwidth) -> float:
 # %% ../nbs/11c_plan.ipynb #89341f3d
 def summarize(rows:pd.DataFrame, configs:list, label:str, bandwidth:float=None, api=None) -> pd.DataFrame:
     "A plan from checkpoint rows: one row per `(task, configuration)` of `configs`, and a total row."
-    bandwidth = plan_bandwidth(bandwidth)
+    rows, bandwidth = plan_rows(rows), plan_bandwidth(bandwidth)
     meta, bw = hub_metadata(api), bandwidth or BANDWIDTH
     out, data = [], {}
     for task, cfg in configs:
@@ -664,7 +773,7 @@ def summarize(rows:pd.DataFrame, configs:list, label:str, bandwidth:float=None, 
 # %% ../nbs/11c_plan.ipynb #f0e5a07b
 def plan(tasks, config="paper", cache=None, bandwidth:float=None, calibration=None, api=None) -> pd.DataFrame:
     "Checkpoints, downloads, peak disk, memory and hours of tasks under a configuration: one row per task and a total row."
-    tasks = [get_task(t) for t in ([tasks] if isinstance(tasks, str) else tasks)]
+    tasks, calibration = plan_tasks(tasks), _calibration(calibration)
     bandwidth, configs = plan_bandwidth(bandwidth), [(task, task_config(task, config)) for task in tasks]   # at the door
     meta = hub_metadata(api)
     rows = checkpoint_plan(tasks, config, cache, calibration, meta)
@@ -686,9 +795,17 @@ def _notes(task, cfg, rows:pd.DataFrame) -> str:
 # %% ../nbs/11c_plan.ipynb #deb0abf9
 def _gb(b) -> str: return f"{b / 1e9:.1f} GB" if b >= 1e8 else f"{b / 1e6:.1f} MB"
 
+# %% ../nbs/11c_plan.ipynb #a57d0005
+def _a_plan(df) -> bool:
+    "True for a plan (`plan`'s or `sweep_plan`'s table: a task column with a total row); else a TypeError naming `df`."
+    if not isinstance(df, pd.DataFrame) or "task" not in df or not (df.task == "total").any():
+        raise TypeError(f"df must be a plan (plan.plan or plan.sweep_plan: one row per task and a total); got {type(df).__name__}")
+    return True
+
 # %% ../nbs/11c_plan.ipynb #423fe3aa
 def plan_text(df:pd.DataFrame) -> str:
     "A plan as text: one line per task and the total, then the assumptions."
+    _a_plan(df)
     head = f"{'task':<14}{'checkpoints':>24}{'download':>11}{'peak disk':>11}{'GPU':>11}{'host':>10}{'hours':>8}  largest / notes"
     lines = [df.attrs.get("title") or f"plan of the {df.attrs.get('config', '?')!r} configuration", head]
     for r in df.itertuples():
@@ -716,12 +833,15 @@ class SweepConfig(TaskConfig):
     "A profile sweep as a plan sees it."
     n_tokens: int = 4096
     sources: tuple = ()            # the text sources' names
+    positive: ClassVar[tuple] = ("n_tokens",)
 
 # %% ../nbs/11c_plan.ipynb #c583a368
 def sweep_plan(label:str, checkpoints, measure, store, calibration=None, bandwidth:float=None, api=None) -> pd.DataFrame:
     "The plan of `sweeps.sweep(checkpoints, measure, store)` for a profile measure (`sweeps.profile_measure`)."
-    bandwidth = plan_bandwidth(bandwidth)
+    bandwidth, calibration, measure = plan_bandwidth(bandwidth), _calibration(calibration), _an(measure, Measure, "measure")
     meta, params, load = hub_metadata(api), measure.settings(), measure.load
+    if (gone := [k for k in ("source", "n_tokens", "window") if k not in params]):
+        raise ValueError(f"measure must be a profile measure (sweeps.profile_measure); {measure.name!r} has no {', '.join(gone)}")
     sources = params["source"] if isinstance(params["source"], (list, tuple)) else [params["source"]]
     cfg = SweepConfig("sweep", device=load.get("device"), dtype=load.get("dtype"), n_tokens=params["n_tokens"],
                       sources=tuple(getattr(s, "name", str(s)) for s in sources))
@@ -786,13 +906,6 @@ def task_problems(r, have:dict) -> list:
                    f"the {r.device} memory, profile.memory_budget), the machine has {_gb(have['ram'])}: lower the token counts "
                    f"of {r.config_class}, or run where the host has more memory than the GPU")
     return out
-
-# %% ../nbs/11c_plan.ipynb #a57d0005
-def _a_plan(df) -> bool:
-    "True for a plan (`plan`'s or `sweep_plan`'s table: a task column with a total row); else a TypeError naming `df`."
-    if not isinstance(df, pd.DataFrame) or "task" not in df or not (df.task == "total").any():
-        raise TypeError(f"df must be a plan (plan.plan or plan.sweep_plan: one row per task and a total); got {type(df).__name__}")
-    return True
 
 # %% ../nbs/11c_plan.ipynb #8f2a4a99
 def fitting(df:pd.DataFrame, gpu_bytes:int=None, disk_bytes:int=None, ram_bytes:int=None) -> list:

@@ -17,7 +17,8 @@ from .localhub import BLOOM_BRANCHES, OLMO_BRANCHES, HUB_DUPLICATES, hub_tasks
 from .models import model_kind
 from .reproduce import get_task
 from .plan import HubMetadata, HubFile, Calibration, GpuMetrics, GPU_METRIC_SECONDS, BANDWIDTH, shape_of, checkpoint_plan, summarize, task_config, to_measure
-from .checks import choice
+from .plan import plan_rate, plan_rows, plan_tasks
+from .checks import choice, integer, number, dtype as checked_dtype
 
 # %% auto #0
 __all__ = ['PYTHIA', 'BLOOM', 'TINYLLAMA_FIELDS', 'OLMO2_7B_FIELDS', 'PAPER_MODELS', 'CONFIG_BYTES', 'GENERATION_CONFIG_BYTES',
@@ -27,9 +28,22 @@ __all__ = ['PYTHIA', 'BLOOM', 'TINYLLAMA_FIELDS', 'OLMO2_7B_FIELDS', 'PAPER_MODE
            'weights_revision', 'CatalogMetadata', 'catalog_refs', 'GpuProfile', 'gpu_profiles', 'task_names',
            'runtime_plans', 'too_large', 'runtime_table', 'assumptions', 'runtime_text', 'print_runtime']
 
+# %% ../nbs/11d_runtime.ipynb #d57r0001
+def _text(value, name:str) -> str:
+    "`value` when it is a str (a repository id, a revision, a name); else a TypeError naming `name`."
+    if isinstance(value, str): return value
+    raise TypeError(f"{name} must be a str; got {value!r:.80} ({type(value).__name__})")
+
+def _sizes(hidden, layers, heads, vocab=None):
+    "A builder's sizes checked by name: integers >= 1 (vocab too, where given), `hidden` a multiple of `heads`; else a TypeError / ValueError."
+    for v, name in ((hidden, "hidden"), (layers, "layers"), (heads, "heads")) + (() if vocab is None else ((vocab, "vocab"),)):
+        integer(v, name, minimum=1)
+    if hidden % heads: raise ValueError(f"hidden ({hidden}) must be a multiple of heads ({heads}): each head is hidden / heads wide")
+
 # %% ../nbs/11d_runtime.ipynb #6d5be127
 def pythia_fields(hidden:int, layers:int, heads:int, vocab:int) -> dict:
     "config.json fields of a Pythia model (GPT-NeoX: untied unembedding, a quarter of each head rotary, parallel residual)."
+    _sizes(hidden, layers, heads, vocab)
     return dict(model_type="gpt_neox", hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads,
                 intermediate_size=4 * hidden, vocab_size=vocab, rotary_pct=0.25, rotary_emb_base=10000, max_position_embeddings=2048,
                 use_parallel_residual=True, tie_word_embeddings=False, layer_norm_eps=1e-5, hidden_act="gelu",
@@ -42,6 +56,7 @@ PYTHIA = {"14m": pythia_fields(128, 6, 4, 50304), "70m": pythia_fields(512, 6, 8
 # %% ../nbs/11d_runtime.ipynb #2ce8fc1f
 def bloom_fields(hidden:int, layers:int, heads:int) -> dict:
     "config.json fields of a BLOOM model (ALiBi positions, tied embeddings, a 250,880-token vocabulary); weights in two bytes."
+    _sizes(hidden, layers, heads)
     return dict(model_type="bloom", hidden_size=hidden, n_layer=layers, n_head=heads, vocab_size=250880, layer_norm_epsilon=1e-5,
                 bos_token_id=1, eos_token_id=2, pad_token_id=3, dtype="float16")
 
@@ -62,6 +77,7 @@ OLMO2_7B_FIELDS = dict(model_type="olmo2", hidden_size=4096, intermediate_size=1
 # %% ../nbs/11d_runtime.ipynb #025f5661
 def bert_fields(hidden:int, layers:int, heads:int, vocab:int) -> dict:
     "config.json fields of a BERT model (learned positions, two segment types)."
+    _sizes(hidden, layers, heads, vocab)
     return dict(model_type="bert", hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads, intermediate_size=4 * hidden,
                 vocab_size=vocab, max_position_embeddings=512, type_vocab_size=2, hidden_act="gelu", layer_norm_eps=1e-12,
                 pad_token_id=0, dtype="float32")
@@ -69,6 +85,7 @@ def bert_fields(hidden:int, layers:int, heads:int, vocab:int) -> dict:
 # %% ../nbs/11d_runtime.ipynb #45a726a9
 def roberta_fields(hidden:int, layers:int, heads:int) -> dict:
     "config.json fields of a RoBERTa model (514 positions: two offset by the padding index, one segment type)."
+    _sizes(hidden, layers, heads)
     return dict(model_type="roberta", hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads,
                 intermediate_size=4 * hidden, vocab_size=50265, max_position_embeddings=514, type_vocab_size=1, hidden_act="gelu",
                 layer_norm_eps=1e-5, pad_token_id=1, bos_token_id=0, eos_token_id=2, dtype="float32")
@@ -76,6 +93,7 @@ def roberta_fields(hidden:int, layers:int, heads:int) -> dict:
 # %% ../nbs/11d_runtime.ipynb #c37430ff
 def opt_fields(hidden:int, layers:int, heads:int) -> dict:
     "config.json fields of an OPT model (pre-norm, ReLU, learned positions offset by 2, tied embeddings)."
+    _sizes(hidden, layers, heads)
     return dict(model_type="opt", hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads, ffn_dim=4 * hidden,
                 vocab_size=50272, max_position_embeddings=2048, word_embed_proj_dim=hidden, do_layer_norm_before=True,
                 activation_function="relu", enable_bias=True, pad_token_id=1, bos_token_id=2, eos_token_id=2, dtype="float16")
@@ -119,7 +137,8 @@ PAPER_MODELS = {   # repository -> config.json fields (model_type first) and `dt
 def paper_config(repo:str):
     "The transformers config of a catalogued repository, built with `AutoConfig.for_model` (a new object each call)."
     from transformers import AutoConfig
-    if repo not in PAPER_MODELS: raise KeyError(f"{repo!r} is not in runtime.PAPER_MODELS; add its config.json fields there")
+    _text(repo, "repo")
+    if repo not in PAPER_MODELS: raise KeyError(f"repo {repo!r} is not in runtime.PAPER_MODELS; add its config.json fields there")
     fields = dict(PAPER_MODELS[repo])
     return AutoConfig.for_model(fields.pop("model_type"), **fields)
 
@@ -144,6 +163,7 @@ DATASET_FILES = {                    # (repo, revision): {path: bytes}, estimate
 # %% ../nbs/11d_runtime.ipynb #09b0f4cf
 def revisions(repo:str) -> tuple:
     "The branches of a catalogued repository: BLOOM's intermediate branches, Pythia's steps, OLMo 2's quoted branches, and main."
+    _text(repo, "repo")
     if (m := re.fullmatch(r"bigscience/bloom-(\w+)-intermediate", repo)): return ("main", *BLOOM_BRANCHES[m.group(1)])
     if repo.startswith("EleutherAI/pythia-"): return ("main", *(f"step{s}" for s in pythia_steps()))
     olmo = [size for size, name in OLMO_REPOS.items() if name == repo and size in OLMO_BRANCHES]
@@ -153,7 +173,7 @@ def revisions(repo:str) -> tuple:
 # %% ../nbs/11d_runtime.ipynb #da820b7a
 def weights_revision(repo:str, revision:str=None) -> str:
     "The revision whose weights a revision serves on the Hub (`localhub.HUB_DUPLICATES`), else itself."
-    revision = revision or "main"
+    revision = _text(repo, "repo") and _text(revision or "main", "revision")
     return HUB_DUPLICATES.get(repo, {}).get(revision, revision)
 
 # %% ../nbs/11d_runtime.ipynb #a540a9df
@@ -228,6 +248,18 @@ class GpuProfile:
     metric_seconds: tuple = GPU_METRIC_SECONDS    # (t0, t1) of plan.GpuMetrics; None: the metrics on the host, at host_flops
     host_flops: float = HOST_FLOPS
 
+    def __post_init__(self):            # the float32 and float64 peaks may be infinite: products that take no time ("metrics free")
+        for k in ("name", "key", "dtype"): _text(getattr(self, k), f"GpuProfile.{k}")
+        integer(self.memory, "GpuProfile.memory", minimum=1)
+        for k in ("peak", "host_flops"): plan_rate(getattr(self, k), f"GpuProfile.{k}")
+        checked_dtype(self.dtype, "GpuProfile.dtype", none=False)
+        number(self.share, "GpuProfile.share", minimum=0, maximum=1, strict=True)
+        for k in ("float32_peak", "float64_peak"): plan_rate(getattr(self, k), f"GpuProfile.{k}", infinite=True)
+        t = self.metric_seconds
+        if t is not None and not (isinstance(t, tuple) and len(t) == 2):
+            raise TypeError(f"GpuProfile.metric_seconds must be None or a (t0, t1) pair of seconds; got {t!r:.80}")
+        if t is not None: [number(v, f"GpuProfile.metric_seconds[{i}]", minimum=0) for i, v in enumerate(t)]
+
     @property
     def flops(self) -> float: return self.share * self.peak
 
@@ -263,8 +295,7 @@ _PLANS = {}         # (task names, configuration, GPU names) -> {GPU name: (plan
 
 def task_names(tasks=None) -> tuple:
     "Names of tasks given as a name, a task or a list of them (None: `localhub.hub_tasks()`)."
-    tasks = hub_tasks() if tasks is None else [tasks] if isinstance(tasks, str) or not isinstance(tasks, (list, tuple)) else tasks
-    return tuple(get_task(t).name for t in tasks)
+    return tuple(t.name for t in plan_tasks(hub_tasks() if tasks is None else tasks))      # 3: a TypeError naming tasks
 
 # %% ../nbs/11d_runtime.ipynb #736b1da7
 def runtime_plans(tasks=None, config="paper", gpus=GPUS) -> dict:
@@ -286,6 +317,7 @@ def too_large(rows:pd.DataFrame, gpu:GpuProfile) -> list:
     "Labels of the checkpoints to measure, among checkpoint-plan rows, whose GPU need exceeds the GPU's memory."
     if not isinstance(gpu, (GpuProfile, str)): raise TypeError(f"gpu must be one GpuProfile or a key of {tuple(GPU_PROFILES)}; got {gpu!r:.80}")
     gpu, = gpu_profiles(gpu, "gpu")
+    rows = plan_rows(rows)
     todo = rows[to_measure(rows)]
     return list(dict.fromkeys(todo.label[todo.gpu > gpu.memory]))
 
