@@ -16,7 +16,7 @@ import scipy.linalg.blas
 import scipy.linalg.lapack
 import torch
 from .knn import as_matrix, as_points, numba_threads, points, rank_pair, sqrt64, square_safe
-from .checks import integer, number, flag, device as check_device
+from .checks import integer, number, flag, choice, device as check_device
 from fastcore.basics import patch
 
 # %% auto #0
@@ -99,6 +99,16 @@ class Moments:
     identical: bool         # all points are equal (the centered cloud has no spread)
     solved: dict = field(default_factory=dict, repr=False, compare=False)   # {center: every eigenvalue}, each computed once
 
+    def __post_init__(self):                         # made by hand (or by a batched engine): its fields checked by kind
+        if not (isinstance(self.mean, torch.Tensor) and self.mean.ndim == 1 and self.mean.is_floating_point()):
+            raise TypeError(f"Moments' mean must be a 1-D floating tensor (d,); got {type(self.mean).__name__}")
+        d = len(self.mean)
+        if self.gram is not None and not (isinstance(self.gram, torch.Tensor) and tuple(self.gram.shape) == (d, d) and self.gram.is_floating_point()):
+            raise TypeError(f"Moments' gram must be a ({d}, {d}) floating tensor (X_c^T X_c), or None with solved eigenvalues; got "
+                            f"{type(self.gram).__name__}" + (f" of shape {tuple(self.gram.shape)}" if isinstance(self.gram, torch.Tensor) else ""))
+        integer(self.n, "n", minimum=2); number(self.sq_centered, "sq_centered", minimum=0); number(self.sq, "sq", minimum=0)
+        flag(self.identical, "identical")
+
     def eigenvalues(self, center:bool=True) -> torch.Tensor:
         "Every eigenvalue of X_c^T X_c (center) or of X^T X, ascending: one eigendecomposition, shared by the spectral metrics."
         if center not in self.solved:
@@ -134,8 +144,9 @@ def moments(X, device=None) -> Moments:
     return Moments(G, mu, n, sq_c, sq_c + n * mu.dot(mu).item(), identical)
 
 # %% ../nbs/01_anisotropy.ipynb #3d83c8ce
-def _check_moments(X, moments):
+def _check_moments(X, moments, device=None):
     "Refuse `moments` taken of another cloud than X (its count of points or dimensions differs)."
+    check_device(device)                             # not used with moments, but a wrong one is still named
     if not isinstance(moments, Moments):
         raise TypeError(f"moments must be the Moments of X (`moments(X)`); got {type(moments).__name__}")
     n, d = as_matrix(X).shape
@@ -152,7 +163,7 @@ def anisotropy(
     "Share of the squared Frobenius norm carried by the top singular direction of `X`, computed in float64."
     center = flag(center, "center")                  # "no" would read as true
     if moments is not None:
-        _check_moments(X, moments)                   # X itself was checked when the moments were taken
+        _check_moments(X, moments, device)                   # X itself was checked when the moments were taken
         return moments.anisotropy(center)
     X = square_safe(as_points(X, min_points=2, device=device).double())[0] # the ratio does not see the rescale
     n, d = X.shape
@@ -180,7 +191,7 @@ def spectrum(
     "Each singular direction's share of the squared Frobenius norm, float64: its first entry is `anisotropy(X, center)`."
     center = flag(center, "center")
     if moments is not None:
-        _check_moments(X, moments)
+        _check_moments(X, moments, device)
         if center: _refuse_no_spread(moments.identical, moments.sq_centered, moments.n, center)
         else: _refuse_no_spread(False, moments.sq, moments.n, center)
         return _shares(moments.eigenvalues(center))
@@ -209,6 +220,17 @@ class SpectralConvention:
     ranks: tuple = (1, None)# alpha-ReQ: the ranks fitted when the call names none, 1-based, inclusive (None: the last above rounding)
     source: str = ""        # whose rule, and where it is written
 
+    def __post_init__(self):                         # a rule made by hand is checked field by field
+        flag(self.center, "center"); choice(self.values, "values", ("singular", "eigen"))
+        number(self.epsilon, "epsilon", minimum=0)
+        if self.cap is not None: integer(self.cap, "cap", minimum=1)
+        choice(self.fit, "fit", ("log rank", "weighted log rank", "linspace"))
+        if self.ranks is not None:
+            if isinstance(self.ranks, (str, bytes)) or not hasattr(self.ranks, "__len__") or len(self.ranks) != 2:
+                raise TypeError(f"ranks must be two ranks (first, last), last None for all, or None; got {self.ranks!r}")
+            rank_pair(*self.ranks, ("ranks[0]", "ranks[1]"), last_none=True, ordered=False)
+        if not isinstance(self.source, str): raise TypeError(f"source must be a str; got {self.source!r}")
+
 SPECTRAL_CONVENTIONS = {
     "rankme": {
         "garrido": SpectralConvention(center=False, values="singular",
@@ -225,7 +247,7 @@ SPECTRAL_CONVENTIONS = {
 # %% ../nbs/01_anisotropy.ipynb #afba76ec
 def spectral_convention(metric:str, convention:str) -> SpectralConvention:
     "The rule `convention` of `metric` ('rankme' or 'alpha_req'); an unknown name is a ValueError naming the choices."
-    rules = SPECTRAL_CONVENTIONS[metric]
+    rules = SPECTRAL_CONVENTIONS[choice(metric, "metric", tuple(SPECTRAL_CONVENTIONS))]
     if convention not in rules: raise ValueError(f"{metric}: convention must be one of {tuple(rules)}; got {convention!r}")
     return rules[convention]
 
@@ -280,7 +302,7 @@ def _rank_tuple(ranks) -> tuple:
 
 def fit_ranks(ranks, above:int) -> tuple:
     "alpha-ReQ's (first, last) ranks checked (two integers, last None for all: `_rank_tuple`) and `last` cut to the `above` eigenvalues that are nonzero to float64."
-    first, last = _rank_tuple(ranks)
+    first, last, above = *_rank_tuple(ranks), integer(above, "above", minimum=0)
     last = above if last is None else min(last, above)
     if not first < last:
         raise ValueError(f"alpha_req needs at least two ranks to fit: ranks={tuple(ranks)!r}, and {above} eigenvalues above rounding")
@@ -325,6 +347,13 @@ class LidarConvention:
     cap: int = None         # the largest this many values only (None: all)
     value: str = "rank"     # "rank": exp of the entropy, an effective rank; "entropy": the entropy in nats, normalised
     source: str = ""        # whose rule, and where it is written
+
+    def __post_init__(self):                         # a rule made by hand is checked field by field
+        number(self.delta, "delta", minimum=0, strict=True); flag(self.averaged, "averaged")
+        choice(self.spectrum, "spectrum", ("eigen", "pca")); number(self.epsilon, "epsilon", minimum=0)
+        if self.cap is not None: integer(self.cap, "cap", minimum=1)
+        choice(self.value, "value", ("rank", "entropy"))
+        if not isinstance(self.source, str): raise TypeError(f"source must be a str; got {self.source!r}")
 
 LIDAR_CONVENTIONS = {
     "thilak": LidarConvention(delta=1e-4, averaged=True, spectrum="eigen",
@@ -427,6 +456,7 @@ def normalized_entropy(
     d:int,                  # dimensions: their D
 ) -> float:
     "`entropy` divided as Skean et al.'s `entropy_normalization` (OFSkean/information_flow, experiments/utils/misc/metric_utils.py) names it: raw, maxEntropy (by min(log N, log D)), logN, logD, logNlogD (by log N log D)."
+    entropy = number(entropy, "entropy")
     if normalization not in ENTROPY_NORMALIZATIONS:
         raise ValueError(f"normalization must be one of {ENTROPY_NORMALIZATIONS}; got {normalization!r}")
     if normalization == "raw": return entropy

@@ -141,7 +141,8 @@ def measured(T:torch.Tensor, resolution:float=None) -> Points:
 def _knn_field(name, value, shape):
     "A TypeError naming the KNN field `name` that is not a tensor of `shape`."
     got = f"{type(value).__name__}" + (f" of dtype {value.dtype}, shape {tuple(value.shape)}" if isinstance(value, torch.Tensor) else "")
-    raise TypeError(f"KNN's {name} must be a {shape} tensor ({'integer' if name in ('idx', 'group', 'rows') else 'bool' if name == 'twin' else 'distances'}); got {got}")
+    raise TypeError(f"KNN's {name} must be a {shape} tensor ({'integer' if name in ('idx', 'group', 'rows') else 'bool' if name == 'twin' else 'distances'})"
+                    + ("" if name == "dist" else ", its shape from dist's (n, k)") + f"; got {got}")
 
 @dataclass
 class KNN:

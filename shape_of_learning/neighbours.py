@@ -13,7 +13,7 @@ import numpy as np
 import scipy.sparse
 import scipy.sparse.csgraph
 import torch
-from .checks import integer
+from .checks import integer, number
 from .knn import as_points, numba_threads, square_safe
 
 # %% auto #0
@@ -28,6 +28,11 @@ class PairGeometry:
     imbalance_backward: float   # Delta(B -> A)
     n_points: int               # points compared (rows of A and of B)
     k: int                      # neighbours of the overlap
+
+    def __post_init__(self):                         # a record made by hand is checked as pair_geometry's is
+        number(self.overlap, "overlap", minimum=0, maximum=1 + 1e-9)          # a share (a hair over 1: rounding of a mean)
+        number(self.imbalance_forward, "imbalance_forward", minimum=0); number(self.imbalance_backward, "imbalance_backward", minimum=0)
+        integer(self.n_points, "n_points", minimum=1); integer(self.k, "k", minimum=1)
 
 # %% ../nbs/02a_neighbours.ipynb #9a0fcc3d
 def _distinct(T):
