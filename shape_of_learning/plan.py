@@ -272,7 +272,7 @@ def layer_groups(entries:int, per_layer:int, budget:int) -> list:
 # %% ../nbs/11c_plan.ipynb #0dee3bd4
 def metric_bytes(shape:ModelShape, batch_size:int, k:int=K_MAX) -> int:
     "Host working memory of the metrics on one batch: the kNN search's copy, score block and candidates; the anisotropy's Gram matrix."
-    b, d, k = integer(batch_size, "batch_size", minimum=1), _an(shape, ModelShape, "shape").hidden, integer(k, "k", minimum=1)
+    b, d, k = integer(batch_size, "batch_size", minimum=1), _an(shape, ModelShape, "shape").hidden, integer(k, "k", minimum=0)    # k = 0: no kNN metric (the average cosine alone)
     c = k + max(4, k // 8)
     return b * d * 4 + KNN_BLOCK ** 2 * 4 + b * (2 * c + 16) * 12 + b * c * 16 + 16 * b * d + 8 * min(b, d) ** 2
 
