@@ -75,7 +75,7 @@ def layer_features(
     **options,                     # FeatureSpec fields, e.g. pooling="last", layers=[-1]
 ):
     "(layer names, float64 array (n_layers, n_texts, d)): per-layer pooled features, in input order."
-    spec = spec_with(FeatureSpec, spec, "feature", **options)
+    spec, progress = spec_with(FeatureSpec, spec, "feature", **options), flag(progress, "progress")
     selected, names, features = _features(model, tokenizer, _checked_inputs(model, tokenizer, texts), spec, device, progress)
     return [names[layer] for layer in selected], features
 
@@ -83,6 +83,7 @@ def layer_features(
 @torch.no_grad()
 def _features(model, tokenizer, texts:list, spec:FeatureSpec, device=None, progress:bool=False) -> tuple:
     "(the layers' indices, the model's entry names, float64 features (layers, texts, d)): pooled per `spec`, longest texts batched first, returned in input order."
+    progress = flag(progress, "progress")                          # "no" is a str, not False: refused before any work
     device = check_device(device, none="the model's device")
     if device is not None: model.to(device)
     device = next(model.parameters()).device
@@ -162,7 +163,11 @@ def _as_matrix(X, name="features"):
 
 # %% ../nbs/10_downstream.ipynb #81ef5a12
 def standardize(train, *others):
-    "Centre and scale by the training rows' mean and population std (constant columns: centred only)."
+    "Centre and scale by the training rows' mean and population std (constant columns: centred only); every array a finite (rows, d) matrix (returned as float64) with train's d columns."
+    train = _as_matrix(train, "train")
+    others = [_as_matrix(a, f"others[{i}] (the array after train)") for i, a in enumerate(others)]
+    for i, a in enumerate(others):
+        if a.shape[1] != train.shape[1]: raise ValueError(f"others[{i}] has {a.shape[1]} columns but train has {train.shape[1]}: they must share the features")
     mu, sd = train.mean(0), train.std(0)
     sd = np.where(sd > 10 * np.finfo(np.float64).eps * np.maximum(np.abs(mu), 1), sd, 1.0)
     return [(a - mu) / sd for a in (train, *others)]
@@ -252,6 +257,15 @@ class ProbeResult:
     n_classes: int
     max_grad: float          # the largest final gradient entry over folds (convergence check)
 
+    def __post_init__(self):
+        self.mean, self.std = number(self.mean, "mean (an accuracy)", 0, 1), number(self.std, "std (of accuracies in [0, 1])", 0, 0.5)
+        a = np.asarray(self.fold_accuracy, dtype=np.float64) if np.iterable(self.fold_accuracy) else None
+        if a is None or a.ndim != 1 or not len(a) or not ((a >= 0) & (a <= 1)).all():
+            raise ValueError(f"fold_accuracy must be a non-empty 1-D array of accuracies in [0, 1]; got {self.fold_accuracy!r}")
+        self.fold_accuracy = a
+        self.n, self.n_classes = integer(self.n, "n (samples)", 1), integer(self.n_classes, "n_classes", 2)
+        self.max_grad = number(self.max_grad, "max_grad", 0)
+
 # %% ../nbs/10_downstream.ipynb #599eb034
 def probe_accuracy(
     features,                      # (n, d) array or tensor
@@ -314,7 +328,7 @@ def probe_profile(
     "Probe accuracy of every layer's pooled features on a labeled text set: one tidy row per layer."
     if not all(hasattr(labeled, a) for a in ("texts", "labels", "classes", "name")):
         raise ValueError(f"labeled must be a data.LabeledTexts (texts, labels, classes, name); got {type(labeled).__name__}")
-    spec = spec_with(ProbeSpec, spec, "probe", **options)
+    spec, progress = spec_with(ProbeSpec, spec, "probe", **options), flag(progress, "progress")
     folds = stratified_folds(labeled.labels, spec.folds, spec.seed)     # bad labels fail before the forward passes
     selected, names, features = _features(model, tokenizer, _checked_inputs(model, tokenizer, labeled.texts), spec, device, progress)
     on = next(model.parameters()).device
@@ -371,10 +385,10 @@ def betainc(a:float, b:float, x:float) -> float:
     "Regularised incomplete beta function I_x(a, b)."
     for v, name in ((a, "a"), (b, "b"), (x, "x")):
         if isinstance(v, bool) or not isinstance(v, numbers.Real): raise TypeError(f"betainc's {name} must be a real number; got {v!r} ({type(v).__name__})")
-    if x <= 0: return 0.0
-    if x >= 1: return 1.0
-    if not (a > 0 and b > 0 and math.isfinite(a) and math.isfinite(b)) or math.isnan(x):
+    if not (a > 0 and b > 0 and math.isfinite(a) and math.isfinite(b)) or not 0 <= x <= 1:
         raise ValueError(f"betainc needs finite a > 0, b > 0 and x in [0, 1]; got a={a}, b={b}, x={x}")
+    if x == 0: return 0.0
+    if x == 1: return 1.0
     lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
     if x < (a + 1) / (a + b + 2): return math.exp(lbt) * _betacf(a, b, x) / a
     return 1 - math.exp(lbt) * _betacf(b, a, 1 - x) / b
@@ -383,7 +397,7 @@ def betainc(a:float, b:float, x:float) -> float:
 def _r_pvalue(r, n):
     "Two-sided p of a correlation r on n points under the t_{n-2} null."
     r = min(1.0, abs(r))
-    return betainc((n - 2) / 2, 0.5, (1 - r) * (1 + r))
+    return betainc((n - 2) / 2, 0.5, min(1.0, (1 - r) * (1 + r)))     # 1 - r^2 in [0, 1], rounding kept inside
 
 # %% ../nbs/10_downstream.ipynb #d2fde0a7
 def _unit_scale(v):

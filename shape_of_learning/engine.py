@@ -71,6 +71,7 @@ def group_size(n:int, d:int, device, pairs:bool=False) -> int:
 def stacked(points:torch.Tensor, batches:list, group:int) -> list:
     "The batches as stacked tensors: [(positions in `batches`, (B, n, d) float32)], batches of one size together, at most `group` in each."
     if not isinstance(points, torch.Tensor) or points.ndim != 2: raise TypeError(f"points must be a 2-D torch tensor; got {type(points).__name__}")
+    if len(points) == 0: raise ValueError(f"points has no rows (shape {tuple(points.shape)}): there is nothing to batch")
     batches, group = _batches(batches, len(points)), integer(group, "group", 1)
     by_size = {}
     for position, batch in enumerate(batches): by_size.setdefault(len(batch), []).append(position)
@@ -149,8 +150,8 @@ def _group_values(X, ms, kmax) -> list:
 def layer_batch_values(points, ms, batches:list, group:int=None) -> dict:
     "{metric name: one value per batch of `batches`}: the batch metrics `ms` (metric objects) of one layer's points, the batches (index arrays: tensors, numpy or lists) `group` at a time (default `group_size`: 1 on the CPU, the per-batch kernels; on a GPU as many as fit)."
     ms = _metrics(ms)
-    if isinstance(points, torch.Tensor): as_points(points, min_points=0)   # the door: checked once here, every batch passed on as checked
-    else: points = as_points(points, min_points=0, name="points")        # numpy, nested lists: checked, as a tensor
+    if isinstance(points, torch.Tensor): as_points(points, min_points=1, name="points")   # the door: checked once here, every batch passed on as checked
+    else: points = as_points(points, min_points=1, name="points")        # numpy, nested lists: checked, as a tensor
     batches = _batches(batches, len(points))
     group = None if group is None else integer(group, "group", 1)
     if not ms: return {}                                                   # nothing asked, nothing measured
