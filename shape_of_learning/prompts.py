@@ -299,6 +299,20 @@ def prompt_inputs(tokenizer, source, spec:PromptSpec) -> tuple:
 # %% ../nbs/06b_prompts.ipynb #4e60ba89
 def window_loss(logits:torch.Tensor, inputs:torch.Tensor, n_pre:int, window:int) -> torch.Tensor:
     "Per window: mean next-token cross-entropy (nats) of its content tokens that have a position before them (float64)."
+    if not isinstance(inputs, torch.Tensor): raise TypeError(f"inputs must be a (windows, positions) torch tensor of token ids; got {type(inputs).__name__}")
+    if inputs.ndim != 2 or 0 in inputs.shape: raise ValueError(f"inputs must be a (windows, positions) tensor of token ids, at least one of each; got shape {tuple(inputs.shape)}")
+    if inputs.is_floating_point() or inputs.is_complex() or inputs.dtype == torch.bool: raise TypeError(f"inputs must hold integer token ids; got {inputs.dtype}")
+    n_pre, window = integer(n_pre, "n_pre (special tokens before the content)", minimum=0), integer(window, "window (content tokens)", minimum=1)
+    W, L = inputs.shape
+    if n_pre + window > L: raise ValueError(f"n_pre + window = {n_pre} + {window} exceeds the {L} positions of inputs")
+    if n_pre == 0 and window == 1: raise ValueError("window=1 with n_pre=0: the only content token has no position before it, so no loss")
+    if not isinstance(logits, torch.Tensor) or logits.ndim != 3 or not logits.is_floating_point():
+        raise TypeError(f"logits must be a floating (windows, positions, vocabulary) torch tensor; got {type(logits).__name__} {tuple(getattr(logits, 'shape', ()))}")
+    if logits.shape[0] != W or logits.shape[1] < n_pre + window - 1:
+        raise ValueError(f"logits has shape {tuple(logits.shape)}; inputs' {W} windows need ({W}, >= {n_pre + window - 1}, vocabulary)")
+    top = int(inputs[:, max(n_pre, 1):n_pre + window].max())
+    if top >= logits.shape[2] or int(inputs[:, max(n_pre, 1):n_pre + window].min()) < 0:
+        raise ValueError(f"inputs holds token id {top} (or a negative one) outside logits' vocabulary of {logits.shape[2]}")
     start = max(n_pre, 1)                                         # the first content token has no context without a BOS
     targets = inputs[:, start:n_pre + window]
     logp = torch.log_softmax(logits[:, start - 1:n_pre + window - 1].double(), dim=-1)
@@ -307,7 +321,15 @@ def window_loss(logits:torch.Tensor, inputs:torch.Tensor, n_pre:int, window:int)
 # %% ../nbs/06b_prompts.ipynb #a848afc7
 def decoder_logits(model, final_states:torch.Tensor) -> torch.Tensor:
     "The logits a causal LM computes from its final-norm output: the output embedding, then the configured soft cap or scale."
-    logits = model.get_output_embeddings()(final_states)
+    head = model.get_output_embeddings() if callable(getattr(model, "get_output_embeddings", None)) else None
+    if head is None or getattr(head, "weight", None) is None:
+        raise TypeError(f"model must be a causal LM with an output embedding (models.load_model of a decoder); got {type(model).__name__}")
+    d = head.weight.shape[1]
+    if not isinstance(final_states, torch.Tensor): raise TypeError(f"final_states must be a (..., positions, {d}) torch tensor; got {type(final_states).__name__}")
+    if final_states.ndim < 2 or final_states.shape[-1] != d or 0 in final_states.shape:
+        raise ValueError(f"final_states must be (..., positions, {d}) (the final norm's output, at least one position); got shape {tuple(final_states.shape)}")
+    if not final_states.is_floating_point(): raise TypeError(f"final_states must hold floating point values; got {final_states.dtype}")
+    logits = head(final_states)
     cfg = model.config
     if getattr(cfg, "final_logit_softcapping", None): logits = torch.tanh(logits / cfg.final_logit_softcapping) * cfg.final_logit_softcapping
     if getattr(cfg, "logits_scaling", None): logits = logits / cfg.logits_scaling        # Granite
@@ -337,10 +359,13 @@ def _device_type(device, name:str="device") -> str:
     try: return check_device(device, name, default=torch.device("cpu"), none="the CPU").type
     except NoDevice: return torch.device(device).type
 
-@contextmanager
 def one_thread(device):
-    "On the CPU, torch in one thread inside the block (the thread count restored after); elsewhere nothing."
-    if _device_type(device) != "cpu": yield; return
+    "On the CPU, torch in one thread inside the block (the thread count restored after); elsewhere nothing. `device` is checked when called, before the block."
+    return _one_thread(_device_type(device))
+
+@contextmanager
+def _one_thread(kind:str):
+    if kind != "cpu": yield; return
     before = torch.get_num_threads()
     torch.set_num_threads(1)
     try: yield
@@ -481,6 +506,10 @@ SUMMARY_KEYS = ("model", "source", "shuffle", "layer", "layer_name", "metric", "
 
 def prompt_summary(rows:pd.DataFrame) -> pd.DataFrame:
     "Per layer and metric (each GRIDE rank, entropy convention and normalization its own), over the windows: mean, sd (ddof=1) and n."
+    if not isinstance(rows, pd.DataFrame): raise TypeError(f"rows must be the table of a prompt profile (a DataFrame); got {type(rows).__name__}")
+    absent = [c for c in ("layer", "metric", "value") if c not in rows]
+    if absent: raise ValueError(f"rows has no {', '.join(absent)} column(s): pass the table prompt_profile returns; got columns {list(rows.columns)[:8]}")
+    if rows.empty: raise ValueError("rows has no rows: no window was measured, so there is nothing to summarise")
     keys = [k for k in SUMMARY_KEYS if k in rows]
     g = rows.groupby(keys, dropna=False, sort=True).value
     return g.agg(mean="mean", sd="std", n="count").reset_index()
@@ -611,7 +640,9 @@ def view_tokens(content:torch.Tensor, spec:ViewSpec) -> torch.Tensor:
     "The K views (N, K, m) of each prompt's content tokens (N, n): `spec.views` crops of ceil(crop x n) tokens, or permutations, from one seeded generator."
     if not isinstance(spec, ViewSpec): raise TypeError(f"spec must be a ViewSpec; got {type(spec).__name__}")
     if not isinstance(content, torch.Tensor) or content.ndim != 2: raise TypeError(f"content must be a (N, n) torch tensor of token ids; got {type(content).__name__}")
+    if content.is_floating_point() or content.is_complex() or content.dtype == torch.bool: raise TypeError(f"content must hold integer token ids; got {content.dtype}")
     N, n = content.shape
+    if N < 1 or n < 2: raise ValueError(f"content has shape {tuple(content.shape)}: at least one prompt of 2 tokens is needed for its views")
     rng = np.random.default_rng(spec.seed)
     if spec.augmentation == "shuffle":
         order = np.stack([np.stack([rng.permutation(n) for _ in range(spec.views)]) for _ in range(N)])
