@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import torch
 from .store import ResultStore, atomic_write, job_key, read_rows, rows_table
-from .data import sol_cache, closest
+from .data import sol_cache, closest, SOURCE_NAMES
 from .profile import layer_profile
 from .models import load_model, dtype_name
 from .style import save, DPI
@@ -23,9 +23,22 @@ from .checks import EnvironmentProblem
 from . import checks
 
 # %% auto #0
-__all__ = ['REGISTRY', 'TaskConfig', 'Task', 'rehearsal_config', 'register', 'get_task', 'title', 'dtype_column',
-           'profile_models', 'task_key', 'default_cache', 'forced_run', 'run_task', 'lock_file', 'file_lock',
-           'figures_dir', 'save_tables', 'load_tables', 'draw', 'Reproduction', 'reproduce', 'table_manifest']
+__all__ = ['REGISTRY', 'source_name', 'TaskConfig', 'task_config_of', 'table_of', 'margins', 'Task', 'rehearsal_config',
+           'register', 'get_task', 'title', 'dtype_column', 'profile_models', 'task_key', 'default_cache', 'forced_run',
+           'run_task', 'lock_file', 'file_lock', 'figures_dir', 'save_tables', 'load_tables', 'draw', 'Reproduction',
+           'reproduce', 'table_manifest']
+
+# %% ../nbs/11_reproduce.ipynb #dd5a0002
+def source_name(spec, name:str="source", names=SOURCE_NAMES):
+    "`spec` when it names a text source (one of `names`, hf:NAME, or files that exist, comma-separated); else a TypeError / FileNotFoundError naming `name`."
+    if not isinstance(spec, (str, Path)): raise TypeError(f"{name} must be a text source's name or a file; got {spec!r} ({type(spec).__name__})")
+    for part in str(spec).split(","):
+        part = part.strip()
+        if part not in names and not part.startswith("hf:") and not Path(part).expanduser().is_file():
+            near = closest(part, names)
+            raise FileNotFoundError(f"{name} {spec!r}: {part!r} is neither one of {tuple(names)}, hf:NAME, nor a file that exists"
+                                    + (f"; did you mean {near!r}?" if near else ""))
+    return spec
 
 # %% ../nbs/11_reproduce.ipynb #4e3be8a4
 @dataclass(frozen=True)
@@ -38,6 +51,7 @@ class TaskConfig:
     hub: str = None                 # None: the Hugging Face Hub; "local": the rehearsal's stand-ins (`localhub`)
     positive: ClassVar[tuple] = ()  # fields that must be positive integers
     seed_tuples: ClassVar[tuple] = ()   # fields that must be non-empty tuples of distinct non-negative integers
+    source_names: ClassVar[tuple] = SOURCE_NAMES   # the names a field `source` may take (`source_name`), besides hf:NAME and files
 
     def __post_init__(self):
         cls = type(self).__name__
@@ -49,6 +63,8 @@ class TaskConfig:
             if bad: raise ValueError(f"{cls}.device {self.device!r} is not a device name: pass 'cpu', 'cuda', 'cuda:1', or None for the CPU")
         checks.dtype(self.dtype, f"{cls}.dtype")     # 'int8': refused by name; None: the checkpoint's own
         checks.choice(self.hub, f"{cls}.hub", (None, "local"))
+        if self.source_names and "source" in {f.name for f in fields(self)} and getattr(self, "source") is not None:
+            source_name(self.source, f"{cls}.source", self.source_names)      # a misspelt text: named here, not after a model is loaded
         for k in self.positive:
             v = getattr(self, k)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
@@ -63,6 +79,33 @@ class TaskConfig:
         "The fields that define the results (all but the name and the titles)."
         return {f.name: repr(getattr(self, f.name)) for f in fields(self)
                 if f.name not in ("name", "about") and not (f.name == "hub" and self.hub is None)}   # keys from before `hub`
+
+# %% ../nbs/11_reproduce.ipynb #dd5a0005
+def task_config_of(cfg, cls=None, name:str="cfg"):
+    "`cfg` when it is a `cls` (a task's configuration class or a tuple of them; None: any `TaskConfig`); else a TypeError naming `name`."
+    cls = TaskConfig if cls is None else cls
+    if not isinstance(cfg, cls):
+        want = " or ".join(c.__name__ for c in cls) if isinstance(cls, tuple) else cls.__name__
+        raise TypeError(f"{name} must be a {want}; got {type(cfg).__name__} ({cfg!r:.60})")
+    return cfg
+
+# %% ../nbs/11_reproduce.ipynb #dd5a0008
+def table_of(df, need=(), name:str="df", rows:bool=True) -> pd.DataFrame:
+    "`df` when it is a DataFrame with the columns `need` and (unless `rows` is False) rows; else a TypeError / ValueError naming `name`."
+    rows = checks.flag(rows, "rows")
+    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a pandas DataFrame; got {type(df).__name__}")
+    lacks = [c for c in need if c not in df.columns]
+    if lacks: raise ValueError(f"{name} lacks the columns {lacks} (it has {list(df.columns)[:12]})")
+    if rows and not len(df): raise ValueError(f"{name} has no rows")
+    return df
+
+# %% ../nbs/11_reproduce.ipynb #dd5a0011
+def margins(rel, level) -> tuple:
+    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
+    rel = checks.number(rel, "rel", minimum=0)
+    level = checks.number(level, "level", minimum=0, maximum=1, strict=True)
+    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
+    return rel, level
 
 # %% ../nbs/11_reproduce.ipynb #acc9e267
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from ..data import text_source
 from ..hidden import layer_names
 from ..profile import METRICS, ProfileSpec, layer_profile, layer_vectors, memory_budget, vector_positions
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
-from ..reproduce import TaskConfig, Task, register, dtype_column
+from ..reproduce import TaskConfig, Task, register, dtype_column, task_config_of, margins
 from ..style import figure, styled, title, label, colors, token_text, wrap, GREY, RC
 from ..plots import seed_means, seed_job, job_store, turning_points, bell_test
 from ..checks import flag, number, integer, choice
@@ -51,20 +51,6 @@ class LayersConfig(TaskConfig):
             if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[2], int) and entry[2] > 1):
                 raise ValueError(f"LayersConfig.models holds (label, model name, window > 1) entries, e.g. {OFFLINE_MODELS[0]}; got {entry!r}")
 
-# %% ../../nbs/figures/g1_layers.ipynb #df5b2b8e
-def _config(cfg, cls=TaskConfig, name:str="cfg"):
-    "`cfg` when it is a `cls` (a task configuration); else a TypeError naming `name`."
-    if not isinstance(cfg, cls):
-        raise TypeError(f"{name} must be a {cls.__name__} (e.g. LAYERS_CONFIGS['quick']); got {type(cfg).__name__}")
-    return cfg
-
-def _margins(rel, level) -> tuple:
-    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
-    rel = number(rel, "rel", minimum=0)
-    level = number(level, "level", minimum=0, maximum=1, strict=True)
-    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
-    return rel, level
-
 # %% ../../nbs/figures/g1_layers.ipynb #113bfee7
 LAYERS_CONFIGS = {
     "offline": LayersConfig("offline", OFFLINE_ABOUT),
@@ -74,7 +60,7 @@ LAYERS_CONFIGS = {
 
 def layers_spec(cfg:LayersConfig, window:int, seed:int) -> ProfileSpec:
     "The profile pass of one model and seed: every metric of LAYER_METRICS under the profiles' defaults (special tokens and the first position dropped, outliers kept)."
-    _config(cfg, LayersConfig)
+    task_config_of(cfg, LayersConfig)
     return ProfileSpec(metrics=LAYER_METRICS, n_tokens=cfg.n_tokens, batch_size=min(cfg.batch_size, cfg.n_tokens), window=window,
                        seed=seed)
 
@@ -107,7 +93,7 @@ def massive_rows(model, tokenizer, source, spec:ProfileSpec, top:int=5, policies
 # %% ../../nbs/figures/g1_layers.ipynb #9924cc1a
 def layers_job(cfg:LayersConfig, entry, seed:int, progress:bool=False, cache=None) -> dict:
     "One model under one window-draw seed (cached): its profile pass with every metric of LAYER_METRICS ('layers'), and under the first seed the largest entries of every layer ('layers_massive'); `seconds` in every row."
-    _config(cfg, LayersConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, LayersConfig); progress = flag(progress, "progress")
     store = job_store(cache)
     made = ("layers", "layers_massive") if seed == cfg.seeds[0] else ("layers",)
     keys = {t: seed_job("layers", cfg, entry, seed, t, LAYERS_VERSION) for t in made}
@@ -131,7 +117,7 @@ def layers_job(cfg:LayersConfig, entry, seed:int, progress:bool=False, cache=Non
 # %% ../../nbs/figures/g1_layers.ipynb #f4d4f0ee
 def compute_layers(cfg:LayersConfig, progress:bool=False, cache=None) -> dict:
     "Every model under every seed of `cfg.seeds`, each (model, seed) a cached job (`layers_job`): the profile rows, one per seed ('layers'), and the largest entries under the first seed ('layers_massive')."
-    _config(cfg, LayersConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, LayersConfig); progress = flag(progress, "progress")
     jobs = [layers_job(cfg, entry, seed, progress, cache) for seed in cfg.seeds for entry in cfg.models]
     return {t: pd.concat([j[t] for j in jobs if t in j], ignore_index=True) for t in ("layers", "layers_massive")}
 
@@ -179,7 +165,7 @@ def mid_peak(curves:pd.DataFrame, last:int, rel:float=0.05, level:float=0.95) ->
     "The extremum test of `plots.bell_test` on a curve over depth that starts at any layer (`curves`: indexed by layer, a column per seed): interior maxima of the seeds' mean that clear both ends (`plots.turning_points`), a peak in the middle third of the depth (layer / `last` in [1/3, 2/3]), the highest such, and the verdict."
     if not isinstance(curves, pd.DataFrame): raise TypeError(f"curves must be a DataFrame (a column per seed); got {type(curves).__name__}")
     if curves.shape[1] == 0 or len(curves) == 0: raise ValueError(f"curves must have a row per layer and a column per seed; got shape {curves.shape}")
-    last, (rel, level) = integer(last, "last", minimum=1), _margins(rel, level)
+    last, (rel, level) = integer(last, "last", minimum=1), margins(rel, level)
     c = curves.dropna().sort_index().rename_axis("layer")
     n = c.shape[1]
     p = turning_points(c, rel, level).points
@@ -205,7 +191,7 @@ def mid_peak(curves:pd.DataFrame, last:int, rel:float=0.05, level:float=0.95) ->
 # %% ../../nbs/figures/g1_layers.ipynb #fd8e7454
 def id_profiles(t:dict, models=None, metric:str="gride", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
     "Per model: the ID profile's peak, onset and phase end (`id_peak` of the seeds' mean from block 1; layers, relative depths, the range over seeds) and the extremum test over seeds on the blocks (`mid_peak`) and on every entry (`plots.bell_test`)."
-    rel, level = _margins(rel, level)
+    rel, level = margins(rel, level)
     df = checked_rows(t["layers"], PROFILE_COLUMNS, "layers", models)
     metric = choice(metric, "metric", sorted(set(df.metric)))
     sel = df[(df.metric == metric) & (df["first"] == "drop") & (df.outliers == "keep")]
@@ -363,7 +349,7 @@ def _layers_title(df:pd.DataFrame) -> str:
 @styled
 def plot_layers(t:dict, cfg, axes=None):
     "Every metric of the layers task against relative depth, one panel each (`LAYER_PANELS`), a line per model (seeds' mean, ±1 s.d. band over seeds), the ID peak and onset marked; into six `axes`, else a two-column figure."
-    _config(cfg)
+    task_config_of(cfg)
     df = checked_rows(t["layers"], PROFILE_COLUMNS, "layers")
     df = df[(df["first"] == "drop") & (df.outliers == "keep")]
     big = checked_rows(t["layers_massive"], MASSIVE_COLUMNS, "layers_massive")

@@ -21,7 +21,7 @@ from ..data import sol_cache
 from ..hidden import layer_list
 from ..profile import cached_windows, special_affixes
 from ..train import trained_series, training_log, get_preset
-from ..reproduce import TaskConfig, Task, register
+from ..reproduce import TaskConfig, Task, register, task_config_of, table_of, margins
 from ..style import styled, title, label, style, width_inches
 from ..plots import turning_points, sweep_source
 
@@ -34,36 +34,6 @@ __all__ = ['SOURCE_NAMES', 'PHASE_STEPS', 'SPECTRA_METRICS', 'SPECTRA_CONFIGS', 
 
 # %% ../../nbs/figures/g2_spectra.ipynb #52b47f3d
 SOURCE_NAMES = ("heldout", "wiki", "wiki-summaries", "enwik8")     # the named sources; hf:NAME a Hub dataset; anything else a file
-
-def _config(cfg, cls=None, name:str="cfg"):
-    "`cfg` when it is a `cls` (default: any task configuration); else a TypeError naming `name`."
-    cls = cls or TaskConfig
-    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__} (e.g. SPECTRA_CONFIGS['quick']); got {type(cfg).__name__}")
-    return cfg
-
-def _source(spec, name:str="source"):
-    "`spec` when it names a text source (`SOURCE_NAMES`, hf:NAME, or files that exist, comma-separated); else a TypeError / FileNotFoundError naming `name`."
-    if not isinstance(spec, (str, Path)): raise TypeError(f"{name} must be a text source's name or a file; got {spec!r} ({type(spec).__name__})")
-    for part in str(spec).split(","):
-        part = part.strip()
-        if part not in SOURCE_NAMES and not part.startswith("hf:") and not Path(part).expanduser().is_file():
-            raise FileNotFoundError(f"{name} {spec!r}: {part!r} is neither one of {SOURCE_NAMES}, hf:NAME, nor a file that exists")
-    return spec
-
-def _table(df, need, name:str) -> pd.DataFrame:
-    "`df` when it is a DataFrame with the columns `need` and rows; else a TypeError / ValueError naming `name`."
-    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a pandas DataFrame; got {type(df).__name__}")
-    lacks = [c for c in need if c not in df.columns]
-    if lacks: raise ValueError(f"{name} lacks the columns {lacks} (it has {list(df.columns)[:12]})")
-    if not len(df): raise ValueError(f"{name} has no rows")
-    return df
-
-def _margins(rel, level) -> tuple:
-    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
-    rel = number(rel, "rel", minimum=0)
-    level = number(level, "level", minimum=0, maximum=1, strict=True)
-    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
-    return rel, level
 
 # %% ../../nbs/figures/g2_spectra.ipynb #3398d9a9
 PHASE_STEPS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 143000)   # Pythia steps, log-spaced
@@ -95,6 +65,7 @@ class SpectraConfig(TaskConfig):
     batch_size: int = 4096             # the paper's batch: n_tokens / batch_size batches, averaged
     layers: tuple = None               # entries to measure (None: all; (-2, -1): the last block and the final norm)
     positive: ClassVar[tuple] = ("seeds", "n_tokens", "batch_size")
+    source_names: ClassVar[tuple] = SOURCE_NAMES   # `heldout` too (`plots.sweep_source`): checked by TaskConfig
 
     def __post_init__(self):
         super().__post_init__()
@@ -107,7 +78,6 @@ class SpectraConfig(TaskConfig):
         for run in self.runs:
             if not (isinstance(run, tuple) and len(run) == 3 and isinstance(run[2], int) and run[2] > 1):
                 raise ValueError(f"SpectraConfig.runs holds (label, series spec, window > 1) entries; got {run!r}")
-        _source(self.source, "SpectraConfig.source")
         if not isinstance(self.size, str): raise TypeError(f"SpectraConfig.size must be a study preset's name (train.PRESETS); got {self.size!r}")
         if not self.runs:                                           # an unknown preset: named now, not after a sweep
             try: get_preset(self.size)
@@ -127,7 +97,7 @@ SPECTRA_CONFIGS = {
 # %% ../../nbs/figures/g2_spectra.ipynb #399dea69
 def spectra_measure(cfg:SpectraConfig, window:int) -> Measure:
     "The profile measure of a configuration (its metrics, tokens, batch and entries) on windows of `window` tokens: one pass per checkpoint."
-    _config(cfg, SpectraConfig)
+    task_config_of(cfg, SpectraConfig)
     return profile_measure(sweep_source(cfg.source), metrics=cfg.metrics, n_tokens=cfg.n_tokens, window=window,
                            batch_size=cfg.batch_size, layers=cfg.layers, device=cfg.device, dtype=cfg.dtype, name="spectra")
 
@@ -161,7 +131,7 @@ def heldout_loss(model, tokenizer, ck, source=None, n_tokens:int=8192, window:in
 # %% ../../nbs/figures/g2_spectra.ipynb #a17ea1ec
 def loss_measure(cfg:SpectraConfig, window:int, forward_batch:int=8) -> Measure:
     "`heldout_loss` on the windows of `spectra_measure(cfg, window)`, as a sweep measure loaded with it; out of memory, again with half the windows a forward batch."
-    _config(cfg, SpectraConfig)
+    task_config_of(cfg, SpectraConfig)
     window, forward_batch = integer(window, "window", minimum=2), integer(forward_batch, "forward_batch", minimum=1)
     return Measure("loss", heldout_loss, dict(source=sweep_source(cfg.source), n_tokens=cfg.n_tokens, window=window,
                                               forward_batch=forward_batch),
@@ -214,7 +184,7 @@ def _hub_runs(cfg:SpectraConfig, store:Path, progress:bool) -> tuple:
 # %% ../../nbs/figures/g2_spectra.ipynb #9ef0ae89
 def compute_spectra(cfg:SpectraConfig, progress=False, cache=None) -> dict:
     "RankMe, alpha-ReQ (and the other metrics of `cfg`) of every checkpoint: one profile pass each through `sweeps.sweep` (cached jobs: a killed run resumes), with the held-out loss."
-    _config(cfg, SpectraConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, SpectraConfig); progress = flag(progress, "progress")
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, missing = _hub_runs(cfg, store, progress) if cfg.runs else (_study_runs(cfg, store, progress), None)
     if not frames: raise RuntimeError(f"no checkpoint of any run was measured:\n{missing.to_string(index=False)}")
@@ -227,7 +197,7 @@ def compute_spectra(cfg:SpectraConfig, progress=False, cache=None) -> dict:
 # %% ../../nbs/figures/g2_spectra.ipynb #328ec369
 def spectra_sweeps(cfg:SpectraConfig) -> dict:
     "{run label: its measures} of the Hub runs (the study's runs are trained here: nothing to plan)."
-    return {name: [spectra_measure(cfg, window), loss_measure(cfg, window)] for name, _, window in _config(cfg, SpectraConfig).runs}
+    return {name: [spectra_measure(cfg, window), loss_measure(cfg, window)] for name, _, window in task_config_of(cfg, SpectraConfig).runs}
 
 SPECTRA = register(Task("spectra", "Li et al. 2025, phases of pretraining", ("spectra", "spectra_missing"), ("spectra",),
                         SPECTRA_CONFIGS, compute_spectra, lambda t, cfg: {"spectra": plot_spectra(t, cfg)},
@@ -272,8 +242,8 @@ def spectra_curves(df:pd.DataFrame, metric:str, entry="final_norm", run:str=None
 def span_change(curves:pd.DataFrame, a, b, rel:float=0.05, level:float=0.95) -> dict:
     "The change of a curve (a column per seed) from step `a` to step `b` under the extremum test's rule: every seed's own change, their mean and t-interval, the margin (`rel` of the larger end of the seeds' mean) and whether the change clears it."
     from scipy import stats
-    rel, level = _margins(rel, level)
-    c = _table(curves, (), "curves").dropna()
+    rel, level = margins(rel, level)
+    c = table_of(curves, (), "curves").dropna()
     if not c.shape[1] or not len(c): raise ValueError(f"curves must have a row per step and a column per seed (none NaN); got shape {c.shape}")
     for name, s in (("a", a), ("b", b)):
         if s not in c.index: raise ValueError(f"{name}: step {s} is not a checkpoint of the curve; it has {list(c.index)}")
@@ -309,8 +279,8 @@ def _stretch(rank, alpha, a, b, first, rel, level) -> dict:
 # %% ../../nbs/figures/g2_spectra.ipynb #95a62fe7
 def spectral_phases(rank:pd.DataFrame, alpha:pd.DataFrame, rel:float=0.05, level:float=0.95) -> pd.DataFrame:
     "Training cut at every turn of RankMe or alpha-ReQ (curves: a column per seed) that clears the margin; each stretch's two changes under the extremum test and its name among Li et al.'s phases."
-    rel, level = _margins(rel, level)
-    rank, alpha = _table(rank, (), "rank").dropna(), _table(alpha, (), "alpha").dropna()
+    rel, level = margins(rel, level)
+    rank, alpha = table_of(rank, (), "rank").dropna(), table_of(alpha, (), "alpha").dropna()
     for name, c in (("rank", rank), ("alpha", alpha)):
         if not c.shape[1] or len(c) < 2: raise ValueError(f"{name} must have two steps or more and a column per seed (none NaN); got shape {c.shape}")
     if not rank.index.equals(alpha.index) or list(rank.columns) != list(alpha.columns):
@@ -325,7 +295,7 @@ def spectral_phases(rank:pd.DataFrame, alpha:pd.DataFrame, rel:float=0.05, level
 # %% ../../nbs/figures/g2_spectra.ipynb #c10eab16
 def phase_verdict(phases:pd.DataFrame) -> str:
     "The phases in words: each of Li et al.'s three found (its steps and both metrics' changes) or not, and whether they come in their order."
-    _table(phases, ("start", "end", "phase", "rankme", "alpha_req", "seeds", "rankme_start_value", "rankme_end_value",
+    table_of(phases, ("start", "end", "phase", "rankme", "alpha_req", "seeds", "rankme_start_value", "rankme_end_value",
                     "alpha_start_value", "alpha_end_value"), "phases")
     at = lambda x: f"{int(x):,}"
     parts = []
@@ -383,7 +353,7 @@ def plot_spectra(t, cfg, axes=None):
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     from matplotlib.ticker import LogLocator, NullFormatter
-    _config(cfg)
+    task_config_of(cfg)
     df = t["spectra"]
     check_columns(df, NEEDED + ("val_loss",))
     runs = list(dict.fromkeys(df.run))

@@ -19,7 +19,7 @@ from ..data import TextSource, text_source, reference_table
 from ..models import load_model
 from ..profile import special_affixes, model_positions
 from ..prompts import PromptSpec, prompt_spec, prompt_profile, prompt_summary, id_loss_correlation
-from ..reproduce import TaskConfig, Task, register, dtype_column
+from ..reproduce import TaskConfig, Task, register, dtype_column, task_config_of, table_of
 from ..style import figure, styled, title, label, PALETTE, GREY
 from ..plots import job_store, seed_job
 
@@ -32,36 +32,6 @@ __all__ = ['SOURCE_NAMES', 'PROMPTS_VERSION', 'MIN_PROMPTS', 'PILE_PROMPTS', 'DO
 
 # %% ../../nbs/figures/g3_prompts.ipynb #d82464c9
 SOURCE_NAMES = ("wiki", "wiki-summaries", "enwik8")     # the named sources; hf:NAME a Hub dataset; anything else a file
-
-def _config(cfg, cls=None, name:str="cfg"):
-    "`cfg` when it is a `cls` (default: any task configuration); else a TypeError naming `name`."
-    cls = cls or TaskConfig
-    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__} (e.g. PROMPTS_CONFIGS['quick']); got {type(cfg).__name__}")
-    return cfg
-
-def _source(spec, name:str="source"):
-    "`spec` when it names a text source (`SOURCE_NAMES`, hf:NAME, or files that exist, comma-separated); else a TypeError / FileNotFoundError naming `name`."
-    if not isinstance(spec, (str, Path)): raise TypeError(f"{name} must be a text source's name or a file; got {spec!r} ({type(spec).__name__})")
-    for part in str(spec).split(","):
-        part = part.strip()
-        if part not in SOURCE_NAMES and not part.startswith("hf:") and not Path(part).expanduser().is_file():
-            raise FileNotFoundError(f"{name} {spec!r}: {part!r} is neither one of {SOURCE_NAMES}, hf:NAME, nor a file that exists")
-    return spec
-
-def _table(df, need, name:str) -> pd.DataFrame:
-    "`df` when it is a DataFrame with the columns `need` and rows; else a TypeError / ValueError naming `name`."
-    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a pandas DataFrame; got {type(df).__name__}")
-    lacks = [c for c in need if c not in df.columns]
-    if lacks: raise ValueError(f"{name} lacks the columns {lacks} (it has {list(df.columns)[:12]})")
-    if not len(df): raise ValueError(f"{name} has no rows")
-    return df
-
-def _margins(rel, level) -> tuple:
-    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
-    rel = number(rel, "rel", minimum=0)
-    level = number(level, "level", minimum=0, maximum=1, strict=True)
-    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
-    return rel, level
 
 # %% ../../nbs/figures/g3_prompts.ipynb #65194b09
 PROMPTS_VERSION = 2                             # 2: the authors' own documents (`documents`), the entropy conventions in the rows
@@ -85,7 +55,6 @@ class PromptsConfig(TaskConfig):
 
     def __post_init__(self):
         super().__post_init__()
-        _source(self.source, "PromptsConfig.source")
         for entry in self.models:
             if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[2], int) and entry[2] >= 4):
                 raise ValueError(f"PromptsConfig.models holds (label, model name, window >= 4) entries, e.g. "
@@ -103,7 +72,7 @@ class PromptsConfig(TaskConfig):
 # %% ../../nbs/figures/g3_prompts.ipynb #6916c881
 def prompts_spec(cfg:PromptsConfig, window:int, used:int=None) -> PromptSpec:
     "The prompt profile of one model: `cfg.n_prompts(window)` prompts of `used` (default `window`) content tokens, every entry, on the text."
-    _config(cfg, PromptsConfig)
+    task_config_of(cfg, PromptsConfig)
     window, used = integer(window, "window", minimum=1), None if used is None else integer(used, "used", minimum=1)
     return PromptSpec(n_windows=cfg.n_prompts(window), window=used or window, range_max=cfg.range_max, first=cfg.first,
                       draw=cfg.draw, seed=cfg.seed, forward_batch=cfg.forward_batch)
@@ -172,7 +141,7 @@ def listed_source(spec:str, documents:str, tokenizer, window:int) -> tuple:
 # %% ../../nbs/figures/g3_prompts.ipynb #5786716d
 def prompts_job(cfg:PromptsConfig, entry, cache=None) -> pd.DataFrame:
     "One model's prompt rows on the text and on its shuffle (cached per configuration and model), with `model_id`, `seconds` and the dtype."
-    _config(cfg, PromptsConfig)
+    task_config_of(cfg, PromptsConfig)
     store = job_store(cache)
     key = seed_job("prompts", cfg, entry, cfg.seed, "prompts", PROMPTS_VERSION)
     if store.done(key): return read_rows(store.csv_path(key))
@@ -202,7 +171,7 @@ def prompts_job(cfg:PromptsConfig, entry, cache=None) -> pd.DataFrame:
 # %% ../../nbs/figures/g3_prompts.ipynb #34a1a26f
 def compute_prompts(cfg:PromptsConfig, progress:bool=False, cache=None) -> dict:
     "Every model's prompt rows (`prompts_job`), and per model, condition and layer the correlation over prompts of the GRIDE at the finest rank with the loss."
-    _config(cfg, PromptsConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, PromptsConfig); progress = flag(progress, "progress")
     rows = pd.concat([prompts_job(cfg, entry, cache) for entry in cfg.models], ignore_index=True)
     corr = id_loss_correlation(rows)
     if "dtype" in rows: corr["dtype"] = corr.model.map(rows.drop_duplicates("model").set_index("model").dtype)
@@ -215,7 +184,7 @@ PROMPTS = register(Task("prompts", "Viswanathan et al. 2025", ("prompts", "promp
 # %% ../../nbs/figures/g3_prompts.ipynb #e5e41178
 def gride_rows(rows:pd.DataFrame, n1:int=None) -> pd.DataFrame:
     "The GRIDE rows at rank n1 (default: the finest the rows have), every prompt and entry."
-    _table(rows, ("metric", "n1"), "rows")
+    table_of(rows, ("metric", "n1"), "rows")
     g = rows[rows.metric == "gride"]
     if g.empty: raise ValueError("the prompts table (rows) has no GRIDE rows")
     n1 = int(g.n1.min()) if n1 is None else integer(n1, "n1", minimum=1)
@@ -333,7 +302,7 @@ def plot_prompts(t:dict, cfg, axes=None, width:str=None):
     "Per model: a prompt's GRIDE (finest rank) against relative depth, mean over prompts and ±1 sd band, text and shuffled, peaks starred and the published peak crossed; under it the ID-loss correlation per entry (Pearson solid, Spearman dashed) with the |r| p < 0.05 needs. Into 2 x models `axes`, else a figure ('two': a column per model; 'one': stacked)."
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    _config(cfg)
+    task_config_of(cfg)
     rows, corr = t["prompts"], t["prompts_correlation"]
     g = gride_rows(rows)
     n1, summary, peaks, published = int(g.n1.iloc[0]), prompt_summary(g), prompt_peaks(t).set_index(["model", "shuffle"]), None
@@ -381,7 +350,7 @@ PUBLISHED_COLORS = {"EleutherAI/pythia-160m-deduped": PALETTE["blue"], "openai-c
 def plot_published(t:dict, cfg, axes=None):
     "Per scale (a panel each): this run's mean GRIDE of a prompt at each of Viswanathan et al.'s entries (line, ±1 sd band) and theirs (points, ±1 sd bars), a colour per model; into one axis per scale, else a two-column figure."
     from matplotlib.lines import Line2D
-    _config(cfg)
+    task_config_of(cfg)
     comparison = against_published(t)
     if comparison.empty: raise ValueError("no model of this table has Viswanathan et al.'s depth: nothing to compare (against_published is empty)")
     scales = sorted(comparison.n1.unique())
@@ -413,7 +382,7 @@ def plot_published(t:dict, cfg, axes=None):
 # %% ../../nbs/figures/g3_prompts.ipynb #7d7e5f53
 def prompt_figures(t:dict, cfg) -> dict:
     "What `sol-reproduce` saves: the prompts figure, and the published table's where this run has a model of their depth."
-    figures = {"prompts": plot_prompts(t, _config(cfg))}
+    figures = {"prompts": plot_prompts(t, task_config_of(cfg))}
     if len(against_published(t)): figures["prompts_published"] = plot_published(t, cfg)
     return figures
 

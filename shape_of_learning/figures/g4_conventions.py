@@ -16,10 +16,11 @@ from ..checks import integer, flag, choice
 from ..data import text_source
 from ..engine import layer_batch_values
 from ..hidden import layer_names
-from ..intrinsic_dim import twonn, batch_indices
+from ..intrinsic_dim import twonn, batch_indices, TWONN_CONVENTIONS
+from ..anisotropy import SPECTRAL_CONVENTIONS
 from ..models import load_model, QUICK_MODELS, QUICK_ABOUT, OFFLINE_MODELS, OFFLINE_ABOUT
 from ..profile import METRICS, Metric, ProfileSpec, layer_vectors
-from ..reproduce import TaskConfig, Task, register, dtype_column
+from ..reproduce import TaskConfig, Task, register, dtype_column, task_config_of
 from ..style import figure, styled, title, label, PALETTE
 
 # %% auto #0
@@ -29,6 +30,8 @@ __all__ = ['RULES', 'RULE_METRICS', 'CONVENTIONS_VERSION', 'CONVENTIONS_CONFIGS'
            'conventions_findings']
 
 # %% ../../nbs/figures/g4_conventions.ipynb #e4c0a009
+_CONVENTIONS = {"twonn": tuple(TWONN_CONVENTIONS), **{m: tuple(c) for m, c in SPECTRAL_CONVENTIONS.items()}}   # each metric's conventions, its default first
+
 @dataclass(frozen=True)
 class PeerRule:
     "One metric under one convention, as the profile's batch engine measures it."
@@ -42,7 +45,10 @@ class PeerRule:
         choice(self.metric, "PeerRule.metric", sorted({m.variant_of or m.name for m in METRICS.values()}))
         if not isinstance(self.convention, str): raise TypeError(f"PeerRule.convention must be a str; got {self.convention!r}")
         if not isinstance(self.measure, Metric): raise TypeError(f"PeerRule.measure must be a profile.Metric; got {type(self.measure).__name__}")
-        if (self.measure.variant_of or self.measure.name) != self.metric or self.measure.params.get("convention", self.convention) != self.convention:
+        known = _CONVENTIONS.get(self.metric)          # a misspelt convention: named here (the measure of a default carries none)
+        if known is not None: choice(self.convention, "PeerRule.convention", known)
+        runs = self.measure.params.get("convention", known[0] if known else self.convention)
+        if (self.measure.variant_of or self.measure.name) != self.metric or runs != self.convention:
             raise ValueError(f"PeerRule.convention {self.convention!r} of {self.metric!r} is not what its measure "
                              f"{self.measure.name!r} runs (convention {self.measure.params.get('convention')!r})")
         flag(self.default, "PeerRule.default")
@@ -87,17 +93,10 @@ CONVENTIONS_CONFIGS = {
     "offline": ConventionsConfig("offline", OFFLINE_ABOUT),
     "quick": ConventionsConfig("quick", QUICK_ABOUT, models=QUICK_MODELS, n_tokens=512, batch_size=512)}
 
-# %% ../../nbs/figures/g4_conventions.ipynb #275bfafa
-def _config(cfg, cls=TaskConfig, name:str="cfg"):
-    "`cfg` when it is a `cls` (a task configuration); else a TypeError naming `name` (not an AttributeError inside)."
-    if not isinstance(cfg, cls):
-        raise TypeError(f"{name} must be a {cls.__name__} (e.g. CONVENTIONS_CONFIGS['quick']); got {type(cfg).__name__}")
-    return cfg
-
 # %% ../../nbs/figures/g4_conventions.ipynb #83f1708d
 def conventions_spec(cfg:ConventionsConfig, window:int) -> ProfileSpec:
     "The profile pass whose vectors and batches the table measures: the default metrics of RULES, the profiles' policies (special tokens and the first position dropped, outliers kept)."
-    _config(cfg, ConventionsConfig)
+    task_config_of(cfg, ConventionsConfig)
     return ProfileSpec(metrics=RULE_METRICS, n_tokens=cfg.n_tokens, window=window, batch_size=min(cfg.batch_size, cfg.n_tokens), seed=cfg.seed)
 
 # %% ../../nbs/figures/g4_conventions.ipynb #e4c0a00d
@@ -110,7 +109,7 @@ def layer_rows(points, rules=RULES, batch_size:int=4096, seed:int=0) -> list:
 # %% ../../nbs/figures/g4_conventions.ipynb #8016460a
 def model_conventions(cfg:ConventionsConfig, entry, progress:bool=False) -> pd.DataFrame:
     "One model's rows: the vectors of every entry in one forward pass, then `layer_rows` of each; the seconds of both in every row."
-    _config(cfg, ConventionsConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, ConventionsConfig); progress = flag(progress, "progress")
     label, name, window = entry
     model, tokenizer, kind = load_model(name, device=cfg.device, dtype=cfg.dtype)
     names, spec, source = layer_names(model.config), conventions_spec(cfg, window), text_source(cfg.source)
@@ -128,7 +127,7 @@ def model_conventions(cfg:ConventionsConfig, entry, progress:bool=False) -> pd.D
 # %% ../../nbs/figures/g4_conventions.ipynb #57a4aa38
 def compute_conventions(cfg:ConventionsConfig, progress:bool=False, cache=None) -> dict:
     "Every model of `cfg`: a row per model x layer x metric x convention ('conventions')."
-    _config(cfg, ConventionsConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, ConventionsConfig); progress = flag(progress, "progress")
     return {"conventions": pd.concat([model_conventions(cfg, entry, progress) for entry in cfg.models], ignore_index=True)}
 
 CONVENTIONS = register(Task("conventions", "peers' conventions: scikit-dimension, LLM-Microscope, reptrix, google-research",
@@ -176,7 +175,7 @@ CONVENTION_COLORS = {"facco": PALETTE["black"], "skdim": PALETTE["orange"], "mic
 def plot_conventions(t:dict, cfg, axes=None):
     "The value of every layer under each convention: a panel per model (rows) and metric (columns), the default black and solid, the peers coloured; into `axes` (models x metrics), else a two-column figure."
     from matplotlib.lines import Line2D
-    _config(cfg)
+    task_config_of(cfg)
     df = checked_table(t)
     models, metrics = list(dict.fromkeys(df.model)), list(dict.fromkeys(df.metric))
     fig, axes = figure(len(models) * len(metrics), "two", height=2.0 * len(models) + 1.1, ncols=len(metrics)) if axes is None else (None, axes)

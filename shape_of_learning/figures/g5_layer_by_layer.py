@@ -22,7 +22,7 @@ from ..hidden import layer_states, layer_names
 from ..anisotropy import ENTROPY_NORMALIZATIONS, normalized_entropy
 from ..prompts import batched_gram_eigenvalues, prompt_entropy, one_thread, pearson, spearman
 from ..sweeps import Measure, sweep, MISSING_COLUMNS, SWEEP_CHECKS
-from ..reproduce import TaskConfig, Task, register, dtype_column, default_cache
+from ..reproduce import TaskConfig, Task, register, dtype_column, default_cache, task_config_of, table_of
 from ..style import figure, styled, title, label, PALETTE
 from ..plots import job_store, seed_job
 
@@ -38,36 +38,6 @@ __all__ = ['SOURCE_NAMES', 'LAYER_BY_LAYER_VERSION', 'SKEAN_ROWS', 'SKEAN_MIN_CH
 
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #aa680192
 SOURCE_NAMES = ("wiki", "wiki-summaries", "enwik8")     # the named sources; hf:NAME a Hub dataset; anything else a file
-
-def _config(cfg, cls=None, name:str="cfg"):
-    "`cfg` when it is a `cls` (default: any task configuration); else a TypeError naming `name`."
-    cls = cls or TaskConfig
-    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__} (e.g. LAYER_BY_LAYER_CONFIGS['quick']); got {type(cfg).__name__}")
-    return cfg
-
-def _source(spec, name:str="source"):
-    "`spec` when it names a text source (`SOURCE_NAMES`, hf:NAME, or files that exist, comma-separated); else a TypeError / FileNotFoundError naming `name`."
-    if not isinstance(spec, (str, Path)): raise TypeError(f"{name} must be a text source's name or a file; got {spec!r} ({type(spec).__name__})")
-    for part in str(spec).split(","):
-        part = part.strip()
-        if part not in SOURCE_NAMES and not part.startswith("hf:") and not Path(part).expanduser().is_file():
-            raise FileNotFoundError(f"{name} {spec!r}: {part!r} is neither one of {SOURCE_NAMES}, hf:NAME, nor a file that exists")
-    return spec
-
-def _table(df, need, name:str) -> pd.DataFrame:
-    "`df` when it is a DataFrame with the columns `need` and rows; else a TypeError / ValueError naming `name`."
-    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a pandas DataFrame; got {type(df).__name__}")
-    lacks = [c for c in need if c not in df.columns]
-    if lacks: raise ValueError(f"{name} lacks the columns {lacks} (it has {list(df.columns)[:12]})")
-    if not len(df): raise ValueError(f"{name} has no rows")
-    return df
-
-def _margins(rel, level) -> tuple:
-    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
-    rel = number(rel, "rel", minimum=0)
-    level = number(level, "level", minimum=0, maximum=1, strict=True)
-    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
-    return rel, level
 
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #92523d0b
 LAYER_BY_LAYER_VERSION = 1
@@ -110,7 +80,6 @@ class LayerByLayerConfig(TaskConfig):
     def __post_init__(self):
         super().__post_init__()
         flag(self.lines, "LayerByLayerConfig.lines")
-        _source(self.source, "LayerByLayerConfig.source")
         if not isinstance(self.split, str): raise TypeError(f"LayerByLayerConfig.split must be a Hub dataset's split name; got {self.split!r}")
         for field, entries in (("models", self.models), ("runs", self.runs)):
             for entry in entries:
@@ -127,7 +96,7 @@ class LayerByLayerConfig(TaskConfig):
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #a32b92a9
 def sample_spec(cfg:LayerByLayerConfig, max_length:int) -> SampleSpec:
     "The sampling rules of one model of `cfg`: its samples cut at `max_length` tokens."
-    _config(cfg, LayerByLayerConfig)
+    task_config_of(cfg, LayerByLayerConfig)
     return SampleSpec(min_chars=cfg.min_chars, max_length=max_length, n_samples=cfg.n_samples, n_tokens=cfg.n_tokens, seed=cfg.seed)
 
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #693e6b9c
@@ -167,7 +136,7 @@ def is_heading(text:str) -> bool:
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #6bae5592
 def source_rows(cfg:LayerByLayerConfig) -> TextSource:
     "The first `cfg.rows` rows of the configuration's text, read once (each document's lines, with their line ends, when `cfg.lines`): a TextSource whose fingerprint names them."
-    if str(_config(cfg, LayerByLayerConfig).source).startswith("hf:"):
+    if str(task_config_of(cfg, LayerByLayerConfig).source).startswith("hf:"):
         name, _, column = cfg.source[3:].partition(":")
         source = dataset_source(name, column=column or "text", split=cfg.split, config=cfg.subset)
     else: source = text_source(cfg.source)
@@ -345,7 +314,7 @@ def against_published(t:dict) -> pd.DataFrame:
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #01455866
 def profile_agreement(comparison:pd.DataFrame) -> pd.DataFrame:
     "Per profile of `against_published` rows (model, revision, metric, rule, normalisation): Pearson's r and Spearman's rho over the layers, mean and largest |difference|, and each side's lowest and highest layer."
-    _table(comparison, COMPARE_KEYS + ["layer", "ours", "published", "difference"], "comparison")
+    table_of(comparison, COMPARE_KEYS + ["layer", "ours", "published", "difference"], "comparison")
     out = []
     for key, p in comparison.groupby(COMPARE_KEYS, sort=False):
         p = p.sort_values("layer")
@@ -374,14 +343,14 @@ def _text(source, name:str="source") -> TextSource:
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #94f5a43f
 def entropy_measure(cfg:LayerByLayerConfig, source:TextSource, max_length:int) -> Measure:
     "`layer_entropies` on the configuration's rows as a sweep measure: one per checkpoint, loaded on the configuration's device and in its dtype."
-    _config(cfg, LayerByLayerConfig); _text(source)
+    task_config_of(cfg, LayerByLayerConfig); _text(source)
     return Measure("layer_by_layer", _measure_entropies, dict(source=source, spec=sample_spec(cfg, max_length)),
                    load=dict(device=cfg.device, dtype=cfg.dtype))
 
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #06d481bb
 def model_job(cfg:LayerByLayerConfig, entry, source:TextSource, cache=None) -> pd.DataFrame:
     "One model's rows at its main revision (cached per configuration and model), with `model`, `model_id`, `seconds` and the dtype."
-    _config(cfg, LayerByLayerConfig); _text(source)
+    task_config_of(cfg, LayerByLayerConfig); _text(source)
     store = job_store(cache)
     key = seed_job("layer_by_layer", cfg, entry, cfg.seed, "layer_by_layer", LAYER_BY_LAYER_VERSION)
     if store.done(key): return read_rows(store.csv_path(key))
@@ -398,13 +367,13 @@ def model_job(cfg:LayerByLayerConfig, entry, source:TextSource, cache=None) -> p
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #a9d220c5
 def layer_by_layer_sweeps(cfg:LayerByLayerConfig) -> dict:
     "{run label: its measures} of the checkpoint runs, as `compute_layer_by_layer` sweeps them (the plan counts the checkpoints already stored)."
-    source = source_rows(cfg) if _config(cfg, LayerByLayerConfig).runs else None
+    source = source_rows(cfg) if task_config_of(cfg, LayerByLayerConfig).runs else None
     return {label: [entropy_measure(cfg, source, max_length)] for label, _, max_length in cfg.runs}
 
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #3a832ebc
 def compute_layer_by_layer(cfg:LayerByLayerConfig, progress:bool=False, cache=None) -> dict:
     "Every model's rows (`model_job`) and every run's checkpoints (`sweeps.sweep`), the comparison with the published values, and the checkpoints not measured."
-    _config(cfg, LayerByLayerConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, LayerByLayerConfig); progress = flag(progress, "progress")
     source = source_rows(cfg)
     frames, gaps = [model_job(cfg, entry, source, cache) for entry in cfg.models], []
     for label, spec, max_length in cfg.runs:
@@ -486,7 +455,7 @@ def _published_panel(ax, metric:str):
 def plot_layer_by_layer(t:dict, cfg, axes=None):
     "Per model at main both entropies (maxEntropy) by layer under both rules with the published values marked; per checkpoint run each entropy by layer and step against the published; where nothing is compared, the published Pythia profiles for shape. Into `axes` (one per `layer_by_layer_panels`), else a figure at two columns."
     from matplotlib.lines import Line2D
-    _config(cfg)
+    task_config_of(cfg)
     rows, published, panels = t["layer_by_layer"], against_published(t), layer_by_layer_panels(t)
     if axes is not None:
         axes = list(getattr(axes, "flat", axes))
@@ -516,7 +485,7 @@ def plot_layer_by_layer(t:dict, cfg, axes=None):
 # %% ../../nbs/figures/g5_layer_by_layer.ipynb #f8b992b9
 def profile_shape(rows:pd.DataFrame, normalization:str=SHOWN) -> pd.DataFrame:
     "Per model, revision, metric and rule: the profile's value at the embeddings, its lowest layer (value, relative depth, interior?), its highest, and its last value."
-    _table(rows, ("model", "revision", "metric", "rule", "normalization", "layer", "value"), "rows")
+    table_of(rows, ("model", "revision", "metric", "rule", "normalization", "layer", "value"), "rows")
     normalization = choice(normalization, "normalization", tuple(ENTROPY_NORMALIZATIONS))
     out = []
     part = rows[rows.normalization == normalization]

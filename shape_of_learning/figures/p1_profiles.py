@@ -20,7 +20,7 @@ from ..profile import (ProfileSpec, layer_profile, layer_vectors, outlier_mask, 
                                        vector_positions)
 from ..models import load_model
 from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
-from ..reproduce import TaskConfig, Task, register, run_task, dtype_column
+from ..reproduce import TaskConfig, Task, register, run_task, dtype_column, task_config_of, table_of
 from ..style import figure, styled, title, label, color, colors, markers, token_text
 from ..plots import job_store, seed_job, seed_means, bell_test
 
@@ -34,36 +34,6 @@ __all__ = ['SOURCE_NAMES', 'PAPER_ABOUT', 'PROFILE_CONFIGS', 'AVGCOS_CONFIGS', '
 
 # %% ../../nbs/figures/p1_profiles.ipynb #ddbb19ad
 SOURCE_NAMES = ("wiki", "wiki-summaries", "enwik8")     # the named sources; hf:NAME a Hub dataset; anything else a file
-
-def _config(cfg, cls=None, name:str="cfg"):
-    "`cfg` when it is a `cls` (default: any task configuration); else a TypeError naming `name`."
-    cls = cls or TaskConfig
-    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__} (e.g. PROFILE_CONFIGS['quick']); got {type(cfg).__name__}")
-    return cfg
-
-def _source(spec, name:str="source"):
-    "`spec` when it names a text source (`SOURCE_NAMES`, hf:NAME, or files that exist, comma-separated); else a TypeError / FileNotFoundError naming `name`."
-    if not isinstance(spec, (str, Path)): raise TypeError(f"{name} must be a text source's name or a file; got {spec!r} ({type(spec).__name__})")
-    for part in str(spec).split(","):
-        part = part.strip()
-        if part not in SOURCE_NAMES and not part.startswith("hf:") and not Path(part).expanduser().is_file():
-            raise FileNotFoundError(f"{name} {spec!r}: {part!r} is neither one of {SOURCE_NAMES}, hf:NAME, nor a file that exists")
-    return spec
-
-def _table(df, need, name:str) -> pd.DataFrame:
-    "`df` when it is a DataFrame with the columns `need` and rows; else a TypeError / ValueError naming `name`."
-    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a pandas DataFrame; got {type(df).__name__}")
-    lacks = [c for c in need if c not in df.columns]
-    if lacks: raise ValueError(f"{name} lacks the columns {lacks} (it has {list(df.columns)[:12]})")
-    if not len(df): raise ValueError(f"{name} has no rows")
-    return df
-
-def _margins(rel, level) -> tuple:
-    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
-    rel = number(rel, "rel", minimum=0)
-    level = number(level, "level", minimum=0, maximum=1, strict=True)
-    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
-    return rel, level
 
 # %% ../../nbs/figures/p1_profiles.ipynb #43a064da
 @dataclass(frozen=True)
@@ -79,7 +49,6 @@ class ProfileConfig(TaskConfig):
 
     def __post_init__(self):
         super().__post_init__()
-        _source(self.source, f"{type(self).__name__}.source")
         if not (isinstance(self.factors, tuple) and self.factors and all(f > 0 for f in self.factors)):
             raise ValueError(f"{type(self).__name__}.factors must be a non-empty tuple of positive numbers; got {self.factors!r}")
 
@@ -134,7 +103,7 @@ AVGCOS_METRICS = ("avg_cos", "avg_cos_centered", "anisotropy")
 
 def profile_spec_of(cfg, window:int, kind:str, seed:int) -> ProfileSpec:
     "The profile pass of one model and seed: first position dropped (decoders: also kept), outliers kept and dropped."
-    _config(cfg, ProfileConfig); kind = choice(kind, "kind", ("decoder", "encoder"))
+    task_config_of(cfg, ProfileConfig); kind = choice(kind, "kind", ("decoder", "encoder"))
     window, seed = integer(window, "window", minimum=2), integer(seed, "seed", minimum=0)
     metrics = PROFILE_METRICS + tuple(m for m in AVGCOS_METRICS if m not in PROFILE_METRICS)
     return ProfileSpec(metrics=metrics, n_tokens=cfg.n_tokens, batch_size=min(4096, cfg.n_tokens), outliers=("keep", "drop"),
@@ -158,7 +127,7 @@ def outlier_sweep(model, tokenizer, source, spec:ProfileSpec, factors, model_nam
 # %% ../../nbs/figures/p1_profiles.ipynb #d0a9b9d3
 def profile_job(cfg, entry, seed:int, progress=False, cache=None) -> dict:
     "One model under one window-draw seed (cached): the profile rows (a decoder's: with its `outlier_sweep`), and the vectors its outlier rule flags."
-    _config(cfg, ProfileConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, ProfileConfig); progress = flag(progress, "progress")
     store = job_store(cache)
     keys = {t: seed_job("profiles", cfg, entry, seed, t, PROFILES.version) for t in ("profiles", "outliers")}
     if all(store.done(k) for k in keys.values()): return {t: read_rows(store.csv_path(k)) for t, k in keys.items()}
@@ -177,7 +146,7 @@ def profile_job(cfg, entry, seed:int, progress=False, cache=None) -> dict:
 # %% ../../nbs/figures/p1_profiles.ipynb #17d0122f
 def compute_profiles(cfg, progress=False, cache=None) -> dict:
     "Fig. 1 (and 5) profiles of every model under every seed of `cfg.seeds`, each (model, seed) a cached job (`profile_job`): one row per seed."
-    _config(cfg, ProfileConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, ProfileConfig); progress = flag(progress, "progress")
     jobs = [profile_job(cfg, entry, seed, progress, cache) for seed in cfg.seeds for entry in cfg.models]
     out = {"profiles": pd.concat([j["profiles"] for j in jobs], ignore_index=True)}
     named = [j["outliers"] for j in jobs if len(j["outliers"])]
@@ -187,7 +156,7 @@ def compute_profiles(cfg, progress=False, cache=None) -> dict:
 # %% ../../nbs/figures/p1_profiles.ipynb #dfad932d
 def compute_avgcos(cfg, progress=False, cache=None) -> dict:
     "Section 2.3: average cosine, plain and centered, and the centered SVD anisotropy per layer and seed, read from the profile pass (first position dropped, outliers kept)."
-    _config(cfg, ProfileConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, ProfileConfig); progress = flag(progress, "progress")
     df = main_rows(run_task(PROFILES, cfg, cache=cache, progress=progress)[0]["profiles"])
     keep = df.metric.isin(AVGCOS_METRICS) & (df["first"] == "drop") & (df.outliers == "keep")
     return {"avgcos": df[keep].drop(columns=["outlier_rule", "sweep"]).reset_index(drop=True)}
@@ -195,7 +164,7 @@ def compute_avgcos(cfg, progress=False, cache=None) -> dict:
 # %% ../../nbs/figures/p1_profiles.ipynb #2c976556
 def main_rows(df:pd.DataFrame) -> pd.DataFrame:
     "The profile pass's own rows of a profile table (the outlier sweep's rows, `sweep`, left out)."
-    _table(df, ("model", "layer", "metric", "value"), "df")
+    table_of(df, ("model", "layer", "metric", "value"), "df")
     return df[~df["sweep"].astype(bool)] if "sweep" in df else df
 
 PROFILES = register(Task("profiles", "P1 Figs. 1, 5", ("profiles", "outliers"), ("profiles", "first_position"), PROFILE_CONFIGS,
@@ -214,7 +183,7 @@ OUTLIER_COLUMNS = ("model", "first", "layer", "layer_name", "token", "ratio", "n
 
 def top_tokens(outliers:pd.DataFrame, n:int=3, seed:int=None) -> pd.DataFrame:
     "Per model and layer (default position policy) under one seed (None: the table's first): how many vectors are flagged, the largest ratio, and the most frequent tokens."
-    _table(outliers, OUTLIER_COLUMNS, "outliers")
+    table_of(outliers, OUTLIER_COLUMNS, "outliers")
     n, seed = integer(n, "n", minimum=1), None if seed is None else integer(seed, "seed", minimum=0)
     o = outliers[outliers["first"] == "drop"]
     if "seed" in o and len(outliers): o = o[o.seed == (outliers.seed.iloc[0] if seed is None else seed)]
@@ -229,7 +198,7 @@ def top_tokens(outliers:pd.DataFrame, n:int=3, seed:int=None) -> pd.DataFrame:
 # %% ../../nbs/figures/p1_profiles.ipynb #90446aa4
 def shown_tokens(outliers:pd.DataFrame, model:str, layer:int, n:int=3, seed:int=None) -> str:
     "The most frequent flagged tokens of one model and layer (default position policy, one seed: None, the table's first) as a figure shows them: “,” 570 · “␣” 250."
-    _table(outliers, OUTLIER_COLUMNS, "outliers")
+    table_of(outliers, OUTLIER_COLUMNS, "outliers")
     model = choice(model, "model", tuple(dict.fromkeys(outliers.model)))
     layer = choice(integer(layer, "layer", minimum=0), "layer", tuple(sorted(int(l) for l in set(outliers[outliers.model == model].layer))))
     n, seed = integer(n, "n", minimum=1), None if seed is None else integer(seed, "seed", minimum=0)
@@ -251,7 +220,7 @@ def _bands(ax, x, g, c):
 def plot_sweep(t, model:str, ax, factors=None):
     "One decoder's anisotropy (seeds' mean, ±1 sd over seeds) with the outliers dropped by the per-layer rule (solid) and the any-layer rule (dashed) at each factor, and kept (grey), against relative depth."
     df = t["profiles"]
-    model = choice(model, "model", tuple(dict.fromkeys(_table(df, ("model",), "t['profiles']").model)))
+    model = choice(model, "model", tuple(dict.fromkeys(table_of(df, ("model",), "t['profiles']").model)))
     sw = seed_means(df[df["sweep"].astype(bool) & (df.model == model)]) if "sweep" in df else None
     if sw is None or not len(sw): return False
     own = main_rows(df)
@@ -346,7 +315,7 @@ def _panels_title(df:pd.DataFrame, main:pd.DataFrame, decoders:list) -> str:
 @styled
 def plot_profile_panels(t, cfg, axes=None):
     "Figs. 1 and 5: five profiles against relative depth (seeds' mean; bands: ±1 sd over seeds, and inside it the batch spread; outliers kept solid, dropped dashed), the outlier vectors per layer with their tokens, and the decoders' outlier sweep (each decoder's profile under both rules and every factor; the bell's height against the factor); into nine `axes`, else a two-column figure."
-    _config(cfg)
+    task_config_of(cfg)
     df = t["profiles"]
     raw = main_rows(df)[lambda d: d["first"] == "drop"]
     main = seed_means(raw)
@@ -430,7 +399,7 @@ def sweep_summary(t, rel:float=0.05, level:float=0.95) -> pd.DataFrame:
 @styled
 def plot_first_position(t, cfg, ax=None):
     "The first decoder's anisotropy (seeds' mean, ±1 sd over seeds) with the first position of each window dropped (default), kept, and kept with outliers dropped; into `ax`, else a one-column figure (None: no first-position rows)."
-    _config(cfg)
+    task_config_of(cfg)
     df = main_rows(t["profiles"])
     kept = df[(df["first"] == "keep") & (df.metric == "anisotropy")]
     if not len(kept): return None
@@ -458,7 +427,7 @@ def plot_first_position(t, cfg, ax=None):
 # %% ../../nbs/figures/p1_profiles.ipynb #650ea76e
 def plot_profiles(t, cfg) -> dict:
     "The task's figures: `profiles` (Figs. 1 and 5) and, when the table has first-position rows, `first_position`."
-    figs = {"profiles": plot_profile_panels(t, _config(cfg))}
+    figs = {"profiles": plot_profile_panels(t, task_config_of(cfg))}
     first = plot_first_position(t, cfg)
     if first is not None: figs["first_position"] = first
     return figs
@@ -468,7 +437,7 @@ def plot_profiles(t, cfg) -> dict:
 def plot_avgcos(t, cfg, axes=None):
     "Section 2.3: average cosine, plain and centered, and the centered SVD anisotropy per layer (seeds' mean; band: ±1 sd over seeds, and inside it the batch spread where the metric has batches), one panel per model (shared y); into `axes`, else a two-column figure."
     from matplotlib.ticker import MaxNLocator
-    _config(cfg)
+    task_config_of(cfg)
     ac = seed_means(t["avgcos"])
     models = list(ac.model.unique())
     rows = -(-len(models) // 3)                       # three panels a row; the papers' twelve models: four rows

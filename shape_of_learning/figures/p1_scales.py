@@ -14,7 +14,7 @@ from ..hidden import layer_names
 from ..profile import layer_vectors
 from ..intrinsic_dim import id_scaling
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PAPER1_MODELS
-from ..reproduce import TaskConfig, Task, register, dtype_column
+from ..reproduce import TaskConfig, Task, register, dtype_column, task_config_of
 from ..style import figure, styled, title, label
 from ..checks import integer, flag
 
@@ -49,7 +49,7 @@ def depth_layers(n_entries:int, depths) -> list:
 # %% ../../nbs/figures/p1_scales.ipynb #bd188e79
 def compute_scales(cfg, progress=False, cache=None) -> dict:
     "id_scaling of the vectors of each chosen layer of each model, with the layer, its relative depth and the effective rank."
-    if not isinstance(cfg, ScalesConfig): raise TypeError(f"cfg must be a ScalesConfig (e.g. SCALES_CONFIGS['quick']); got {type(cfg).__name__}")
+    task_config_of(cfg, ScalesConfig)
     progress = flag(progress, "progress")
     source, frames = text_source(cfg.source), []
     for model_label, name, window in cfg.models:
@@ -78,6 +78,7 @@ def plot_scales(t, cfg, axes=None):
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.transforms import ScaledTranslation
+    task_config_of(cfg, ScalesConfig)                  # another object: named here, not an AttributeError inside
     df = t["scales"]
     models = list(df.model.unique())
     panel_rows = -(-len(models) // 3)                 # three panels a row

@@ -23,7 +23,7 @@ from ..hidden import layer_names, layer_states
 from ..profile import layer_vectors, cached_windows
 from ..knn import knn
 from ..intrinsic_dim import twonn, mada, mom, id_scaling
-from ..reproduce import TaskConfig, Task, register, figures_dir
+from ..reproduce import TaskConfig, Task, register, figures_dir, task_config_of, table_of
 from ..style import figure, styled, title, label, color
 from ..plots import turning_points, sweep_source, share_y, layer_rows
 
@@ -38,36 +38,6 @@ __all__ = ['SOURCE_NAMES', 'STUDY_CONFIGS', 'STUDY_VERSION', 'STUDY', 'ESTIMATOR
 
 # %% ../../nbs/figures/p1_study.ipynb #9d6003b5
 SOURCE_NAMES = ("heldout", "wiki", "wiki-summaries", "enwik8")     # the named sources; hf:NAME a Hub dataset; anything else a file
-
-def _config(cfg, cls=None, name:str="cfg"):
-    "`cfg` when it is a `cls` (default: any task configuration); else a TypeError naming `name`."
-    cls = cls or TaskConfig
-    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__} (e.g. STUDY_CONFIGS['quick']); got {type(cfg).__name__}")
-    return cfg
-
-def _source(spec, name:str="source"):
-    "`spec` when it names a text source (`SOURCE_NAMES`, hf:NAME, or files that exist, comma-separated); else a TypeError / FileNotFoundError naming `name`."
-    if not isinstance(spec, (str, Path)): raise TypeError(f"{name} must be a text source's name or a file; got {spec!r} ({type(spec).__name__})")
-    for part in str(spec).split(","):
-        part = part.strip()
-        if part not in SOURCE_NAMES and not part.startswith("hf:") and not Path(part).expanduser().is_file():
-            raise FileNotFoundError(f"{name} {spec!r}: {part!r} is neither one of {SOURCE_NAMES}, hf:NAME, nor a file that exists")
-    return spec
-
-def _table(df, need, name:str) -> pd.DataFrame:
-    "`df` when it is a DataFrame with the columns `need` and rows; else a TypeError / ValueError naming `name`."
-    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a pandas DataFrame; got {type(df).__name__}")
-    lacks = [c for c in need if c not in df.columns]
-    if lacks: raise ValueError(f"{name} lacks the columns {lacks} (it has {list(df.columns)[:12]})")
-    if not len(df): raise ValueError(f"{name} has no rows")
-    return df
-
-def _margins(rel, level) -> tuple:
-    "The extremum test's (rel, level) checked: rel a finite fraction >= 0, level in (0, 1); else a ValueError / TypeError naming them."
-    rel = number(rel, "rel", minimum=0)
-    level = number(level, "level", minimum=0, maximum=1, strict=True)
-    if level >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")
-    return rel, level
 
 def _preset(preset, name:str="preset") -> str:
     "`preset` when it names a train preset (`train.PRESETS`); else a TypeError / ValueError naming `name`."
@@ -88,10 +58,10 @@ class StudyConfig(TaskConfig):
     batch_size: int = 4096                                # the paper's batch: n_tokens / batch_size batches give a spread
     runs_dir: str = None                                  # finished runs' tables (relative: to the checkout); None: cache
     positive: ClassVar[tuple] = ("seeds", "n_tokens", "batch_size")
+    source_names: ClassVar[tuple] = SOURCE_NAMES   # `heldout` too (`plots.sweep_source`): checked by TaskConfig
 
     def __post_init__(self):
         super().__post_init__()
-        _source(self.source, "StudyConfig.source")
         if isinstance(self.sizes, str) or not self.sizes: raise ValueError(f"StudyConfig.sizes is a tuple of presets, e.g. ('study-S',); got {self.sizes!r}")
         for s in self.sizes: _preset(s, "StudyConfig.sizes")
 
@@ -128,7 +98,7 @@ def model_size(preset) -> dict:
 # %% ../../nbs/figures/p1_study.ipynb #e6ee64a3
 def runs_store(cfg:StudyConfig, cache=None) -> ResultStore:
     "Where finished runs are kept: `cfg.runs_dir` (committed with the figures), else the reproduction cache."
-    if _config(cfg, StudyConfig).runs_dir is None: return ResultStore(Path(cache or sol_cache() / "reproduce") / "study_runs")
+    if task_config_of(cfg, StudyConfig).runs_dir is None: return ResultStore(Path(cache or sol_cache() / "reproduce") / "study_runs")
     d = Path(cfg.runs_dir)
     return ResultStore(d if d.is_absolute() else figures_dir().parent / d)
 
@@ -137,7 +107,7 @@ STUDY_VERSION = 1
 
 def run_key(cfg:StudyConfig, preset:str, seed:int, table:str) -> dict:
     "The key of one run's table: the preset's every field, the seed, and what the profile measures."
-    _config(cfg, StudyConfig); seed = integer(seed, "seed", minimum=0); table = choice(table, "table", ("profile", "log"))
+    task_config_of(cfg, StudyConfig); seed = integer(seed, "seed", minimum=0); table = choice(table, "table", ("profile", "log"))
     measure = {k: v for k, v in cfg.key().items() if k not in ("sizes", "seeds")}     # a fourth seed keeps the first three
     return job_key(task="study", version=STUDY_VERSION, table=table, preset=asdict(get_preset(preset)), seed=seed,
                    measure=measure)
@@ -145,7 +115,7 @@ def run_key(cfg:StudyConfig, preset:str, seed:int, table:str) -> dict:
 # %% ../../nbs/figures/p1_study.ipynb #51f73648
 def study_run(cfg:StudyConfig, preset:str, seed:int, progress:bool=False, cache=None) -> dict:
     "Train one run (or finish it) and profile every checkpoint: {'profile': rows, 'log': the training log}."
-    _config(cfg, StudyConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, StudyConfig); progress = flag(progress, "progress")
     preset, seed = _preset(preset), integer(seed, "seed", minimum=0)
     t0 = time.perf_counter()
     folder = trained_series("decoder", tied=False, preset=preset, seed=seed, progress=progress, device=cfg.device)
@@ -169,7 +139,7 @@ def study_run(cfg:StudyConfig, preset:str, seed:int, progress:bool=False, cache=
 def run_keys(cfg:StudyConfig) -> list:
     "(preset, seed, {table: store key}) of every run, seeds outermost: the order the study trains them in."
     return [(preset, seed, {t: run_key(cfg, preset, seed, t) for t in ("profile", "log")})
-            for seed in range(_config(cfg, StudyConfig).seeds) for preset in cfg.sizes]
+            for seed in range(task_config_of(cfg, StudyConfig).seeds) for preset in cfg.sizes]
 
 # %% ../../nbs/figures/p1_study.ipynb #41affded
 def study_progress(cfg="offline", cache=None) -> pd.DataFrame:
@@ -189,7 +159,7 @@ def study_progress(cfg="offline", cache=None) -> pd.DataFrame:
 # %% ../../nbs/figures/p1_study.ipynb #9dd17575
 def compute_study(cfg:StudyConfig, progress=False, cache=None) -> dict:
     "Every run of the study, seeds outermost; a finished run's tables are read from `runs_store`, a missing one is made."
-    _config(cfg, StudyConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, StudyConfig); progress = flag(progress, "progress")
     store = runs_store(cfg, cache)
     runs = run_keys(cfg)
     out = {"study": [], "study_logs": []}
@@ -242,7 +212,7 @@ def _sizes(df) -> list: return list(dict.fromkeys(df["size"]))
 # %% ../../nbs/figures/p1_study.ipynb #fb690e02
 def seed_curves(df:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
     "A metric over training, one column per (size, seed): its mean over the blocks' outputs, at the embedding output, or over every layer (paper 1's mean)."
-    _table(df, ("size", "seed", "step", "metric", "layer", "layer_name", "value"), "df")
+    table_of(df, ("size", "seed", "step", "metric", "layer", "layer_name", "value"), "df")
     return layer_rows(df, metric, layers).groupby(["size", "seed", "step"]).value.mean().unstack(["size", "seed"]).sort_index()
 
 # %% ../../nbs/figures/p1_study.ipynb #032e9394
@@ -306,7 +276,7 @@ def plot_curves(t, cfg, axes=None):
     "Paper 1, Fig. 4 with seed bands, one column per size: the blocks' mean ID and the embedding output's (three estimators), the blocks' mean anisotropy and InterSim, held-out loss; a row's panels on one y scale; into 4 x sizes `axes` (a row per quantity), else a two-column figure."
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    _config(cfg)
+    task_config_of(cfg)
     df, logs = t["study"], t["study_logs"]
     sizes = _sizes(df); n = len(sizes)
     fig, axes = figure(4 * n, "two", height=7.4, ncols=n, sharex=True, sharey="row") if axes is None else (None, axes)
@@ -340,7 +310,7 @@ def plot_curves(t, cfg, axes=None):
 def plot_layers(t, cfg, axes=None):
     "Every layer x checkpoint (seed mean) of anisotropy and the three ID estimators, one column per size: what the means hide; a row on one colour scale (IDs log) with one colour bar; into 4 x sizes `axes`, else a two-column figure."
     from matplotlib.colors import LogNorm, Normalize
-    _config(cfg)
+    task_config_of(cfg)
     df = t["study"]
     sizes, metrics = _sizes(df), ("anisotropy",) + ESTIMATORS
     n = len(sizes)
@@ -379,7 +349,7 @@ def plot_layers(t, cfg, axes=None):
 # %% ../../nbs/figures/p1_study.ipynb #ffe51efb
 def plot_study(t, cfg) -> dict:
     "Every figure of the study, by name."
-    return dict(study=plot_curves(t, _config(cfg)), study_layers=plot_layers(t, cfg))
+    return dict(study=plot_curves(t, task_config_of(cfg)), study_layers=plot_layers(t, cfg))
 
 # %% ../../nbs/figures/p1_study.ipynb #7aef7411
 def study_findings(t) -> list:
@@ -407,10 +377,11 @@ class StudyScalesConfig(TaskConfig):
     range_max: int = 64              # GRIDE's largest rank n2
     n_min: int = 32                  # the decimation's smallest block
     positive: ClassVar[tuple] = ("seeds", "n_tokens", "range_max", "n_min")
+    source_names: ClassVar[tuple] = SOURCE_NAMES   # `heldout` too (`plots.sweep_source`): checked by TaskConfig
 
     def __post_init__(self):
         super().__post_init__()
-        _source(self.source, "StudyScalesConfig.source"); _preset(self.size, "StudyScalesConfig.size")
+        _preset(self.size, "StudyScalesConfig.size")
 
 STUDY_SCALES_CONFIGS = {
     "offline": StudyScalesConfig("offline", "study-S (2 blocks, d = 64) trained here: 3 seeds x 20 checkpoints; "
@@ -436,7 +407,7 @@ def scale_rows(model, tokenizer, ck, source=None, n_tokens:int=8192, window:int=
 # %% ../../nbs/figures/p1_study.ipynb #d36c7a8e
 def scales_measure(cfg:StudyScalesConfig) -> Measure:
     "`scale_rows` under `cfg` as a sweep measure: every checkpoint a cached job."
-    _config(cfg, StudyScalesConfig)
+    task_config_of(cfg, StudyScalesConfig)
     params = dict(source=sweep_source(cfg.source), n_tokens=cfg.n_tokens, window=get_preset(cfg.size).ctx - 1,
                   range_max=cfg.range_max, n_min=cfg.n_min)
     return Measure("study_scales", scale_rows, params, load=dict(device=cfg.device, dtype=cfg.dtype))
@@ -444,7 +415,7 @@ def scales_measure(cfg:StudyScalesConfig) -> Measure:
 # %% ../../nbs/figures/p1_study.ipynb #7cb7ec58
 def compute_study_scales(cfg:StudyScalesConfig, progress=False, cache=None) -> dict:
     "Every seed's run of `cfg.size`, trained (or finished) as the study trains it, then `scale_rows` at every checkpoint (a sweep whose jobs are cached, so a killed run resumes), with the run's held-out loss."
-    _config(cfg, StudyScalesConfig); progress = flag(progress, "progress")
+    task_config_of(cfg, StudyScalesConfig); progress = flag(progress, "progress")
     store, measure, frames = Path(cache or sol_cache() / "reproduce") / "sweeps", scales_measure(cfg), []
     p = get_preset(cfg.size)
     for seed in range(cfg.seeds):
@@ -469,7 +440,7 @@ SCALE_COLUMNS = ("estimator", "rank", "dim", "seed", "step", "layer", "layer_nam
 
 def scale_curves(df:pd.DataFrame, estimator:str, rank:int, layers:str="blocks") -> pd.DataFrame:
     "One estimator at one scale (`rank`) over training, a column per seed: its mean over the blocks' outputs, at the embedding output, over every entry, or at one entry (an index)."
-    _table(df, SCALE_COLUMNS, "df")
+    table_of(df, SCALE_COLUMNS, "df")
     estimator = choice(estimator, "estimator", tuple(dict.fromkeys(df.estimator)))
     rank = choice(integer(rank, "rank", minimum=1), "rank", tuple(sorted(int(r) for r in set(df[df.estimator == estimator]["rank"]))))
     if not isinstance(layers, (int, np.integer)): layers = choice(layers, "layers", ("blocks", "embeddings", "all"))
@@ -480,7 +451,7 @@ def scale_curves(df:pd.DataFrame, estimator:str, rank:int, layers:str="blocks") 
 # %% ../../nbs/figures/p1_study.ipynb #85b07652
 def scale_verdicts(df:pd.DataFrame, layers:str="blocks", rel:float=0.05, level:float=0.95) -> pd.DataFrame:
     "Per estimator and scale that the chosen entries reach at every checkpoint: the seeds' mean curve over training at its ends, its turns, those that clear the margin and the verdict sentence (`curve_verdict`)."
-    _table(df, SCALE_COLUMNS, "df")
+    table_of(df, SCALE_COLUMNS, "df")
     if not isinstance(layers, (int, np.integer)): layers = choice(layers, "layers", ("blocks", "embeddings", "all"))
     steps, rows = df.step.nunique(), []
     for (est, rank), _ in df.groupby(["estimator", "rank"]):
@@ -499,7 +470,7 @@ def plot_study_scales(t, cfg, axes=None):
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import ListedColormap, LogNorm
     from matplotlib.ticker import FuncFormatter
-    _config(cfg)
+    task_config_of(cfg)
     df = t["study_scales"]
     blocks = sorted(df[df.layer_name.str.startswith("block")].layer.unique())
     names = df.drop_duplicates("layer").set_index("layer").layer_name

@@ -14,26 +14,13 @@ from .. import checks
 from ..data import text_source
 from ..models import load_model, OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS
 from ..profile import layer_profile
-from ..reproduce import TaskConfig, Task, register, dtype_column
+from ..reproduce import TaskConfig, Task, register, dtype_column, task_config_of
 from ..style import figure, styled, title, label, color
 from ..store import read_rows
 from ..plots import job_store, seed_job, seed_means
 
 # %% auto #0
 __all__ = ['COSINE_CONFIGS', 'COSINE_VERSION', 'COSINE', 'CosineConfig', 'compute_cosine', 'plot_cosine', 'cosine_findings']
-
-# %% ../../nbs/figures/p2_cosine.ipynb #db321f2e
-def _config_door(cfg):
-    "The fields every configuration shares, checked where it is built: `device` a device's name (one this machine lacks is fine: a configuration may run elsewhere), `dtype` a floating dtype's name."
-    try: checks.device(cfg.device, "device", none="the CPU")
-    except checks.NoDevice: pass
-    checks.dtype(cfg.dtype, "dtype")
-
-# %% ../../nbs/figures/p2_cosine.ipynb #6822146a
-def _given(cfg, cls=TaskConfig, name:str="cfg"):
-    "`cfg` when it is a `cls` (a configuration of this task); else a TypeError naming `name`."
-    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__}; got {cfg!r:.60} ({type(cfg).__name__})")
-    return cfg
 
 # %% ../../nbs/figures/p2_cosine.ipynb #67dee48f
 @dataclass(frozen=True)
@@ -49,7 +36,7 @@ class CosineConfig(TaskConfig):
     seed_tuples: ClassVar[tuple] = ("seeds",)
 
     def __post_init__(self):
-        super().__post_init__(); _config_door(self)
+        super().__post_init__()
         if self.source_tokens is not None: checks.integer(self.source_tokens, "source_tokens", 1)
 
 # %% ../../nbs/figures/p2_cosine.ipynb #013a8f03
@@ -61,7 +48,7 @@ COSINE_CONFIGS = {"offline": CosineConfig("offline", OFFLINE_ABOUT),            
 
 def compute_cosine(cfg, progress=False, cache=None) -> dict:
     "InterSim and IntraSim of every layer, per source and pooled over the sources, under every seed of `cfg.seeds`; each (model, seed) a cached job, a model loaded only for the seeds not yet done."
-    cfg, progress = _given(cfg, CosineConfig), checks.flag(progress, "progress")
+    cfg, progress = task_config_of(cfg, CosineConfig), checks.flag(progress, "progress")
     store, frames = job_store(cache), []
     kw = dict(metrics=("intersim", "intrasim"), n_tokens=cfg.n_tokens, source_tokens=cfg.source_tokens)
     for entry in cfg.models:
@@ -89,7 +76,7 @@ def plot_cosine(t, cfg, axes=None):
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     from matplotlib.ticker import MaxNLocator
-    _given(cfg)
+    task_config_of(cfg)
     raw = t["cosine"]
     df = seed_means(raw)
     models = list(df.model.unique())

@@ -21,7 +21,7 @@ from ..sweeps import Measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS
 from ..data import LabeledTexts, labeled_texts, sol_cache
 from ..downstream import layer_features, stratified_folds, probe_accuracy, probe_profile, isotropy_correlation, correlation_verdict, NEWTON_MAX
 from ..models import QUICK_MODELS, QUICK_ABOUT, PYTHIA_MODELS, load_model
-from ..reproduce import TaskConfig, Task, register, dtype_column
+from ..reproduce import TaskConfig, Task, register, dtype_column, task_config_of
 from ..style import figure, styled, title, label, colors, markers, GREY
 from ..weights import partition_isotropy, unembedding_matrix
 from ..plots import run_checkpoints, missing_of, missing_notes, coverage
@@ -32,19 +32,6 @@ __all__ = ['PAPER_SETS', 'PROBE_CONFIGS', 'PROBES', 'SHOWN', 'OFFLINE_SETS', 'PR
            'ProbeSeriesConfig', 'series_rows', 'texts_fingerprint', 'series_measure', 'series_sweeps',
            'compute_probe_series', 'series_correlations', 'plot_probe_series', 'probe_series_findings',
            'probe_findings']
-
-# %% ../../nbs/figures/p2_downstream.ipynb #1e05e533
-def _config_door(cfg):
-    "The fields every configuration shares, checked where it is built: `device` a device's name (one this machine lacks is fine: a configuration may run elsewhere), `dtype` a floating dtype's name."
-    try: checks.device(cfg.device, "device", none="the CPU")
-    except checks.NoDevice: pass
-    checks.dtype(cfg.dtype, "dtype")
-
-# %% ../../nbs/figures/p2_downstream.ipynb #63be74fe
-def _given(cfg, cls=TaskConfig, name:str="cfg"):
-    "`cfg` when it is a `cls` (a configuration of this task); else a TypeError naming `name`."
-    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__}; got {cfg!r:.60} ({type(cfg).__name__})")
-    return cfg
 
 # %% ../../nbs/figures/p2_downstream.ipynb #1de4e9be
 @dataclass(frozen=True)
@@ -86,7 +73,7 @@ class ProbeConfig(TaskConfig):
     positive: ClassVar[tuple] = ("per_class",)
 
     def __post_init__(self):
-        super().__post_init__(); _config_door(self)
+        super().__post_init__()
         checks.flag(self.polarity, "polarity"); checks.number(self.tol, "tol", 0, strict=True)
 
 # %% ../../nbs/figures/p2_downstream.ipynb #096cafff
@@ -97,7 +84,7 @@ PROBE_CONFIGS = {"offline": ProbeConfig("offline", QUICK_ABOUT),
 
 def compute_probes(cfg, progress=False, cache=None) -> dict:
     "5-fold linear-probe accuracy and the average cosine of the pooled features, per model, task and layer."
-    cfg, progress = _given(cfg, ProbeConfig), checks.flag(progress, "progress")
+    cfg, progress = task_config_of(cfg, ProbeConfig), checks.flag(progress, "progress")
     sets = [s.load() for s in cfg.sets] if cfg.sets is not None else \
            ([labeled_texts("polarity")] if cfg.polarity else []) + \
            [labeled_texts("wiki-topics", labels=list(cfg.topics)).balanced(cfg.per_class, seed=0)]
@@ -145,7 +132,7 @@ def task_panels(n_tasks:int, axes=None) -> tuple:
 def plot_probes(t, cfg, axes=None):
     "Probe accuracy against relative depth, one panel per labelled set (shared y), one line per model with ±1 s.d. over the folds, chance in grey; into `axes`, else a figure (two columns; one for one set)."
     from matplotlib.lines import Line2D
-    _given(cfg)
+    task_config_of(cfg)
     acc = t["probes"][t["probes"].metric == "probe_accuracy"]
     tasks = list(acc.task.unique())
     fig, axes = task_panels(len(tasks), axes)
@@ -200,7 +187,7 @@ class ProbeSeriesConfig(TaskConfig):
     positive: ClassVar[tuple] = ("batch_size",)
 
     def __post_init__(self):
-        super().__post_init__(); _config_door(self)
+        super().__post_init__()
         if not isinstance(self.preset, Preset): checks.choice(self.preset, "preset", tuple(PRESETS))
         checks.integer(self.layer, "layer"); checks.number(self.tol, "tol", 0, strict=True)
 
@@ -239,7 +226,7 @@ def texts_fingerprint(loaded:dict) -> str:
 # %% ../../nbs/figures/p2_downstream.ipynb #a46e1db5
 def series_measure(cfg, loaded:dict) -> Measure:
     "The measure of every checkpoint of a probe series: the probes of `loaded` ({set: texts}) at the configuration's layer."
-    _given(cfg, ProbeSeriesConfig)
+    task_config_of(cfg, ProbeSeriesConfig)
     return Measure("probe_series", partial(series_rows, loaded=loaded), load=dict(device=cfg.device, dtype=cfg.dtype),
                    params=dict(sets=cfg.sets, layer=cfg.layer, batch_size=cfg.batch_size, tol=cfg.tol,
                                newton_max=NEWTON_MAX, texts=texts_fingerprint(loaded)))
@@ -247,7 +234,7 @@ def series_measure(cfg, loaded:dict) -> Measure:
 # %% ../../nbs/figures/p2_downstream.ipynb #f7efc1d3
 def series_sweeps(cfg) -> dict:
     "{run label: [its measure]} of the runs on the Hub (the probe sets are loaded: their texts are in the jobs' keys)."
-    _given(cfg, ProbeSeriesConfig)
+    task_config_of(cfg, ProbeSeriesConfig)
     hub = [label for label, spec in cfg.runs if not spec.startswith("trained:")]
     measure = series_measure(cfg, {s.name: s.load() for s in cfg.sets}) if hub else None
     return {label: [measure] for label in hub}
@@ -255,7 +242,7 @@ def series_sweeps(cfg) -> dict:
 # %% ../../nbs/figures/p2_downstream.ipynb #bdfb69c9
 def compute_probe_series(cfg, progress=False, cache=None) -> dict:
     "Every checkpoint of every run through `sweeps.sweep` (resumable; duplicated checkpoints measured once and named)."
-    cfg, progress = _given(cfg, ProbeSeriesConfig), checks.flag(progress, "progress")
+    cfg, progress = task_config_of(cfg, ProbeSeriesConfig), checks.flag(progress, "progress")
     measure = series_measure(cfg, {s.name: s.load() for s in cfg.sets})
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, gaps = [], []
@@ -292,7 +279,7 @@ def series_correlations(t) -> pd.DataFrame:
 def plot_probe_series(t, cfg, axes=None):
     "Probe accuracy against I(W) of the unembedding over checkpoints, one panel per labelled set (shared y), one line per run (its first checkpoint an open square), chance in grey; into `axes`, else a figure (two columns; one for one set)."
     from matplotlib.lines import Line2D
-    _given(cfg)
+    task_config_of(cfg)
     df = t["probe_series"]
     iso = df[df.metric == "isotropy_unembedding"].set_index(["model", "step"]).value
     acc = df[df.metric == "probe_accuracy"]

@@ -14,34 +14,12 @@ from ..models import OFFLINE_MODELS, OFFLINE_ABOUT, QUICK_MODELS, QUICK_ABOUT, P
 from ..weights import weight_table, svd_projection, unembedding_matrix, embedding_matrix, SIGNS, load_skeleton
 from ..catalog import Checkpoint
 from ..sweeps import evict_checkpoint
-from ..reproduce import TaskConfig, Task, register, dtype_column
+from ..reproduce import TaskConfig, Task, register, dtype_column, task_config_of, table_of
 from ..style import figure, styled, title, label, colors, wrap, PALETTE, GREY, ONE_COLUMN, TWO_COLUMN
 
 # %% auto #0
 __all__ = ['WEIGHTS_CONFIGS', 'WEIGHTS', 'ISOTROPY_BARS', 'GROUP_INCHES', 'WeightsConfig', 'compute_weights', 'panel_inches',
            'isotropy_groups', 'plot_isotropy', 'matrix_words', 'plot_svd_panels', 'plot_weights', 'weight_findings']
-
-# %% ../../nbs/figures/p2_weights.ipynb #2013be0e
-def _config_door(cfg):
-    "The fields every configuration shares, checked where it is built: `device` a device's name (one this machine lacks is fine: a configuration may run elsewhere), `dtype` a floating dtype's name."
-    try: checks.device(cfg.device, "device", none="the CPU")
-    except checks.NoDevice: pass
-    checks.dtype(cfg.dtype, "dtype")
-
-# %% ../../nbs/figures/p2_weights.ipynb #e8726b08
-def _given(cfg, cls=TaskConfig, name:str="cfg"):
-    "`cfg` when it is a `cls` (a configuration of this task); else a TypeError naming `name`."
-    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__}; got {cfg!r:.60} ({type(cfg).__name__})")
-    return cfg
-
-# %% ../../nbs/figures/p2_weights.ipynb #0d51e070
-def _table(df, name:str, columns=()) -> pd.DataFrame:
-    "`df` when it is a DataFrame with rows and the `columns`; else a TypeError / ValueError naming `name` and what it lacks."
-    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a DataFrame; got {type(df).__name__}")
-    lacks = [c for c in columns if c not in df]
-    if lacks: raise ValueError(f"{name} lacks the column(s) {lacks}; it has {list(df.columns)[:12]}")
-    if not len(df): raise ValueError(f"{name} has no rows")
-    return df
 
 # %% ../../nbs/figures/p2_weights.ipynb #fb1d51a1
 @dataclass(frozen=True)
@@ -49,15 +27,13 @@ class WeightsConfig(TaskConfig):
     "I(W), the final norm and SVD projections of a list of models (weights only: no text)."
     models: tuple = OFFLINE_MODELS                     # (label, name, window); the window is not used
 
-    def __post_init__(self): super().__post_init__(); _config_door(self)
-
 # %% ../../nbs/figures/p2_weights.ipynb #a3f85050
 WEIGHTS_CONFIGS = {"offline": WeightsConfig("offline", OFFLINE_ABOUT), "quick": WeightsConfig("quick", QUICK_ABOUT, models=QUICK_MODELS),
                    "paper": WeightsConfig("paper", "the Pythia suite (Hub)", device="cuda", models=PYTHIA_MODELS)}
 
 def compute_weights(cfg, progress=False, cache=None) -> dict:
     "I(W) and final-norm rows of every model, and a 2D SVD projection of its unembedding (else embedding); only those tensors are read."
-    cfg, progress = _given(cfg, WeightsConfig), checks.flag(progress, "progress")
+    cfg, progress = task_config_of(cfg, WeightsConfig), checks.flag(progress, "progress")
     tabs, projs = [], []
     for model_label, name, window in cfg.models:
         model, kind, files = load_skeleton(name, device=cfg.device, dtype=cfg.dtype)
@@ -98,7 +74,7 @@ ISOTROPY_BARS = (("False", "fixed", "plain, fixed signs", "blue"), ("False", "so
 
 def isotropy_groups(w:pd.DataFrame) -> list:
     "One bar group per distinct matrix: (model, matrix in words, tied, [I(W) of each of `ISOTROPY_BARS`]); a tied model's one matrix once, an absent one left out."
-    w = _table(w, "w", ("model", "matrix", "metric", "value", "center", "signs", "note"))
+    w = table_of(w, ("model", "matrix", "metric", "value", "center", "signs", "note"), "w")
     iso, tied_models, groups = w[w.metric == "I(W)"], _tied(w), []
     for (model, matrix), g in iso.groupby(["model", "matrix"], sort=False):
         if g.value.isna().all(): continue            # an encoder without an LM head
@@ -115,7 +91,7 @@ GROUP_INCHES = 0.85            # the width a bar group needs for its wrapped tic
 def plot_isotropy(t, cfg, axes=None):
     "Figs. 5-6: I(W) of every model's embedding and unembedding, plain under the three sign conventions and centered, a tied matrix drawn once and hatched; into `axes` (one or several: the groups are spread over them), else a one-column figure (past 3 groups: two columns, rows of 8)."
     from matplotlib.patches import Patch
-    groups = isotropy_groups(t["weights"]) if _given(cfg) else None
+    groups = isotropy_groups(t["weights"]) if task_config_of(cfg) else None
     if axes is None:
         width = "one" if len(groups) <= int(ONE_COLUMN / GROUP_INCHES) else "two"
         rows = -(-len(groups) // int((ONE_COLUMN if width == "one" else TWO_COLUMN) / GROUP_INCHES))
@@ -152,7 +128,7 @@ def matrix_words(model:str, matrix:str, tied:set) -> str:
 @styled
 def plot_svd_panels(t, cfg, axes=None):
     "Fig. 10: each model's unembedding (an encoder's: its input embedding) on its top two singular directions, plain and mean-centered; into `axes` (two per model: plain, centered), else a two-column figure, one column per model (three a row; four past six models)."
-    _given(cfg)
+    task_config_of(cfg)
     pr = t["svd_projection"]
     models = list(pr.model.unique())
     tied, col = _tied(t["weights"]), colors(models)
@@ -183,7 +159,7 @@ def plot_svd_panels(t, cfg, axes=None):
 # %% ../../nbs/figures/p2_weights.ipynb #a662c67b
 def plot_weights(t, cfg) -> dict:
     "The task's figures: `isotropy` (Figs. 5-6) and `svd_projection` (Fig. 10)."
-    _given(cfg)
+    task_config_of(cfg)
     return {"isotropy": plot_isotropy(t, cfg), "svd_projection": plot_svd_panels(t, cfg)}
 
 # %% ../../nbs/figures/p2_weights.ipynb #de2743a7

@@ -18,7 +18,7 @@ from ..store import ResultStore, job_key, read_rows
 from ..data import sol_cache
 from ..models import minilm_path, quiet_transformers
 from ..subspace import d90, D90, Subspace, fit
-from ..reproduce import TaskConfig, Task, register, run_task
+from ..reproduce import TaskConfig, Task, register, run_task, task_config_of, table_of
 from ..style import figure, styled, title, label, color
 from ..plots import task_data
 
@@ -29,28 +29,6 @@ __all__ = ['D90_CONFIGS', 'D90_TASK', 'D90_SEEDS_CONFIGS', 'D90_SEEDS', 'PAPER3_
            'd90_span', 'd90_seed_verdicts', 'plot_d90_seeds', 'D90ParamsConfig', 'd90_settings', 'params_config',
            'd90_params_row', 'compute_d90_params', 'plot_d90_params', 'd90_params_findings', 'd90_findings',
            'd90_seeds_findings']
-
-# %% ../../nbs/figures/p3_d90.ipynb #b168247a
-def _config_door(cfg):
-    "The fields every configuration shares, checked where it is built: `device` a device's name (one this machine lacks is fine: a configuration may run elsewhere), `dtype` a floating dtype's name."
-    try: checks.device(cfg.device, "device", none="the CPU")
-    except checks.NoDevice: pass
-    checks.dtype(cfg.dtype, "dtype")
-
-# %% ../../nbs/figures/p3_d90.ipynb #eeaad4ed
-def _given(cfg, cls=TaskConfig, name:str="cfg"):
-    "`cfg` when it is a `cls` (a configuration of this task); else a TypeError naming `name`."
-    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__}; got {cfg!r:.60} ({type(cfg).__name__})")
-    return cfg
-
-# %% ../../nbs/figures/p3_d90.ipynb #625953cd
-def _table(df, name:str, columns=()) -> pd.DataFrame:
-    "`df` when it is a DataFrame with rows and the `columns`; else a TypeError / ValueError naming `name` and what it lacks."
-    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a DataFrame; got {type(df).__name__}")
-    lacks = [c for c in columns if c not in df]
-    if lacks: raise ValueError(f"{name} lacks the column(s) {lacks}; it has {list(df.columns)[:12]}")
-    if not len(df): raise ValueError(f"{name} has no rows")
-    return df
 
 # %% ../../nbs/figures/p3_d90.ipynb #c1cdbe9f
 @dataclass(frozen=True)
@@ -70,7 +48,7 @@ class D90Config(TaskConfig):
     positive: ClassVar[tuple] = ("train", "test", "length", "epochs")
 
     def __post_init__(self):
-        super().__post_init__(); _config_door(self)
+        super().__post_init__()
         checks.integer(self.bisect, "bisect", 0); checks.choice(self.said_groups, "said_groups", ("tensor", "layer"))
 
 # %% ../../nbs/figures/p3_d90.ipynb #6724ee30
@@ -85,7 +63,7 @@ D90_CONFIGS = {
 # %% ../../nbs/figures/p3_d90.ipynb #7df47b82
 def compute_d90(cfg, progress=False, cache=None) -> dict:
     "Full fine-tuning, then DID and SAID over the subspace sizes and learning rates: one row per run."
-    cfg, progress = _given(cfg, D90Config), checks.flag(progress, "progress")
+    cfg, progress = task_config_of(cfg, D90Config), checks.flag(progress, "progress")
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
     path = minilm_path() if cfg.model == "minilm" else cfg.model
     tok = AutoTokenizer.from_pretrained(path)
@@ -123,14 +101,14 @@ def d90_text(r:D90, method:str) -> str:
 # %% ../../nbs/figures/p3_d90.ipynb #b56e7643
 def task_text(task:str, cfg) -> str:
     "A d90 table's `task` in words: 'wiki-topics: Mathematics vs Physical sciences' when it is the configuration's class list."
-    parts = tuple(getattr(_given(cfg), "task", ()))
+    parts = tuple(getattr(task_config_of(cfg), "task", ()))
     return f"{parts[0]}: {' vs '.join(parts[1:])}" if len(parts) > 2 and " ".join(parts) == task else task
 
 # %% ../../nbs/figures/p3_d90.ipynb #b73c753f
 @styled
 def plot_d90(t, cfg, ax=None):
     "Fig. 1: held-out accuracy against d for DID and SAID, with full fine-tuning and the 90% target; into `ax`, else a one-column figure."
-    _given(cfg)
+    task_config_of(cfg)
     tab = t["d90"]
     r = D90.from_table(tab); cv = r.curve()
     fig, (ax,) = figure(1, "one", height=2.9) if ax is None else (None, [ax])
@@ -184,7 +162,7 @@ def text_hits(model, data:dict, batch_size:int=64) -> np.ndarray:
 # %% ../../nbs/figures/p3_d90.ipynb #6c122d6b
 def seed_run(cfg:D90SeedsConfig, base, train:dict, test:dict, method:str, d:int, lr:float, seed:int) -> dict:
     "One fine-tuning run (full, or DID/SAID at d) with one seed: its accuracy and its answer to every test text as a string ('+' right, '-' wrong)."
-    _given(cfg, D90SeedsConfig); checks.choice(method, "method", ("full", "did", "said"))
+    task_config_of(cfg, D90SeedsConfig); checks.choice(method, "method", ("full", "did", "said"))
     d, seed, lr = checks.integer(d, "d", 1), checks.integer(seed, "seed", 0), checks.number(lr, "lr", 0, strict=True)
     if method == "full":
         net = copy.deepcopy(base)
@@ -201,14 +179,14 @@ def seed_run(cfg:D90SeedsConfig, base, train:dict, test:dict, method:str, d:int,
 # %% ../../nbs/figures/p3_d90.ipynb #6232b68e
 def seed_jobs(cfg:D90SeedsConfig, D:int) -> list:
     "(method, d, lr, seed) of every run: full fine-tuning first, then each d of the grid, every seed and learning rate."
-    _given(cfg, D90SeedsConfig); D = checks.integer(D, "D", 1)
+    task_config_of(cfg, D90SeedsConfig); D = checks.integer(D, "D", 1)
     jobs = [("full", D, lr, s) for s in cfg.seeds for lr in cfg.full_lrs]
     return jobs + [(m, d, lr, s) for m, ds in cfg.grid for d in ds for s in cfg.seeds for lr in cfg.lrs]
 
 # %% ../../nbs/figures/p3_d90.ipynb #031eb46e
 def compute_d90_seeds(cfg:D90SeedsConfig, progress=False, cache=None, jobs=None) -> dict:
     "Every run of `seed_jobs` (or of `jobs`), each kept in the cache as it finishes (a killed run resumes): one row per run."
-    cfg, progress = _given(cfg, D90SeedsConfig), checks.flag(progress, "progress")
+    cfg, progress = task_config_of(cfg, D90SeedsConfig), checks.flag(progress, "progress")
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
     from tqdm.auto import tqdm
     path = minilm_path() if cfg.model == "minilm" else cfg.model
@@ -251,7 +229,7 @@ def bootstrap_counts(n:int, resamples:int=10_000, seed:int=0) -> np.ndarray:
 # %% ../../nbs/figures/p3_d90.ipynb #38a6986b
 def run_hits(tab:pd.DataFrame) -> np.ndarray:
     "The runs' answers as a runs x texts 0/1 matrix (a diverged run, with no answers, is a row of NaN)."
-    n = int(_table(tab, "tab", ("n_test", "correct")).n_test.iloc[0])
+    n = int(table_of(tab, ("n_test", "correct"), "tab").n_test.iloc[0])
     return np.array([[c == "+" for c in s] if isinstance(s, str) and len(s) == n else [np.nan] * n for s in tab.correct], dtype=float)
 
 # %% ../../nbs/figures/p3_d90.ipynb #544f3304
@@ -259,7 +237,7 @@ def seed_curve(tab:pd.DataFrame, resamples:int=10_000, seed:int=0, level:float=0
     """Per method and d (full fine-tuning included): the accuracy (mean over seeds of each seed's best learning rate), the
     margin over the target (accuracy - threshold x full fine-tuning's accuracy), and their bootstrap intervals: the test
     texts resampled with replacement, the same texts for every run, the learning rate chosen again in each resample."""
-    tab = _table(tab, "tab", ("method", "d", "lr", "seed", "accuracy", "correct", "n_test", "threshold")).reset_index(drop=True)
+    tab = table_of(tab, ("method", "d", "lr", "seed", "accuracy", "correct", "n_test", "threshold"), "tab").reset_index(drop=True)
     resamples, seed = checks.integer(resamples, "resamples", 1), checks.integer(seed, "seed", 0)
     checks.number(level, "level", 0, 1, strict=True)
     W = bootstrap_counts(int(tab.n_test.iloc[0]), resamples, seed)
@@ -292,7 +270,7 @@ def d90_interval(curve:pd.DataFrame) -> pd.DataFrame:
     (its upper end: passing cannot be ruled out) and the smallest d that clears the target (the lower end of its margin
     interval at or above 0); NaN where no d of the grid does. Where `d90_low` is the smallest d run, smaller d were not run: the
     interval's lower end is open."""
-    curve = _table(curve, "curve", ("method", "d", "margin", "margin_low", "margin_high"))
+    curve = table_of(curve, ("method", "d", "margin", "margin_low", "margin_high"), "curve")
     def first(c, ok): return int(c.d[ok].min()) if ok.any() else float("nan")
     return pd.DataFrame([dict(method=m, d90=first(c, c.margin >= 0), d90_low=first(c, c.margin_high >= 0), d90_high=first(c, c.margin_low >= 0),
                               smallest_d=int(c.d.min()), largest_d=int(c.d.max()))
@@ -317,7 +295,7 @@ def d90_span(r) -> str:
 # %% ../../nbs/figures/p3_d90.ipynb #05eb5898
 def d90_seed_verdicts(curve:pd.DataFrame) -> list:
     "One sentence for full fine-tuning and one per method, written from `seed_curve` and `d90_interval`."
-    curve = _table(curve, "curve", ("method", "d", "accuracy", "threshold", "level", "margin_low", "margin_high", "passes"))
+    curve = table_of(curve, ("method", "d", "accuracy", "threshold", "level", "margin_low", "margin_high", "passes"), "curve")
     if not (curve.method == "full").any(): raise ValueError("curve has no full fine-tuning row (method 'full'): pass seed_curve's whole table")
     full = curve[curve.method == "full"].iloc[0]
     thr = full.threshold
@@ -342,7 +320,7 @@ def d90_seed_verdicts(curve:pd.DataFrame) -> list:
 @styled
 def plot_d90_seeds(t, cfg, ax=None):
     "Fig. 1 with error bars: the mean over seeds of each seed's best-learning-rate accuracy against d, its bootstrap interval, the seeds' own points, and full fine-tuning and the target with theirs."
-    _given(cfg)
+    task_config_of(cfg)
     tab = t["d90_seeds"]
     cv = seed_curve(tab); iv = d90_interval(cv).set_index("method")
     fig, (ax,) = figure(1, "one", height=3.0) if ax is None else (None, [ax])
@@ -380,13 +358,13 @@ class D90ParamsConfig(D90Config):
 # %% ../../nbs/figures/p3_d90.ipynb #a50ad3ba
 def d90_settings(cfg) -> dict:
     "The fields of a `D90Config` that `cfg` (a D90Config or a subclass) holds."
-    _given(cfg, D90Config)
+    task_config_of(cfg, D90Config)
     return {f.name: getattr(cfg, f.name) for f in fields(D90Config)}
 
 # %% ../../nbs/figures/p3_d90.ipynb #306a9305
 def params_config(base:D90Config, name:str, about:str, models:tuple) -> D90ParamsConfig:
     "A `D90ParamsConfig` with every setting of a d90 configuration."
-    _given(base, D90Config, "base")
+    task_config_of(base, D90Config, "base")
     return D90ParamsConfig(**d90_settings(base) | dict(name=name, about=about), models=models)
 
 D90_PARAMS_CONFIGS = {
@@ -405,7 +383,7 @@ def d90_params_row(tab:pd.DataFrame) -> dict:
 # %% ../../nbs/figures/p3_d90.ipynb #628886c6
 def compute_d90_params(cfg, progress=False, cache=None) -> dict:
     "d90 of DID and SAID for every model of `cfg.models`, each the `d90` task's run (read from its cache when done)."
-    cfg, progress = _given(cfg, D90ParamsConfig), checks.flag(progress, "progress")
+    cfg, progress = task_config_of(cfg, D90ParamsConfig), checks.flag(progress, "progress")
     base = D90Config(**d90_settings(cfg))
     rows = [d90_params_row(run_task(D90_TASK, replace(base, model=name), cache=cache, progress=progress)[0]["d90"])
             for name in cfg.models]
@@ -415,7 +393,7 @@ def compute_d90_params(cfg, progress=False, cache=None) -> dict:
 @styled
 def plot_d90_params(t, cfg, ax=None):
     "Fig. 3: d90 of SAID and DID against the number of parameters, one labelled point per model (log-log); into `ax`, else a one-column figure."
-    _given(cfg)
+    task_config_of(cfg)
     pts = t["d90_params"]
     fig, (ax,) = figure(1, "one", height=2.6) if ax is None else (None, [ax])
     for method, marker in (("said", "s"), ("did", "o")):

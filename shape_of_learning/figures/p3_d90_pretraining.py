@@ -17,35 +17,13 @@ from ..catalog import local_checkpoints
 from ..models import quiet_transformers
 from ..subspace import d90, D90
 from ..train import trained_series, training_log, PRESETS, Preset
-from ..reproduce import TaskConfig, Task, register
+from ..reproduce import TaskConfig, Task, register, task_config_of, table_of
 from ..style import figure, styled, title, label, color, GREY
 from ..plots import task_data
 
 # %% auto #0
 __all__ = ['ABOUT', 'PRETRAINING_CONFIGS', 'PRETRAINING', 'PretrainingConfig', 'compute_pretraining', 'pretraining_summary',
            'chance_level', 'text_states', 'cls_collapse', 'plot_pretraining', 'pretraining_findings']
-
-# %% ../../nbs/figures/p3_d90_pretraining.ipynb #4430e5e7
-def _config_door(cfg):
-    "The fields every configuration shares, checked where it is built: `device` a device's name (one this machine lacks is fine: a configuration may run elsewhere), `dtype` a floating dtype's name."
-    try: checks.device(cfg.device, "device", none="the CPU")
-    except checks.NoDevice: pass
-    checks.dtype(cfg.dtype, "dtype")
-
-# %% ../../nbs/figures/p3_d90_pretraining.ipynb #d62a2c51
-def _given(cfg, cls=TaskConfig, name:str="cfg"):
-    "`cfg` when it is a `cls` (a configuration of this task); else a TypeError naming `name`."
-    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__}; got {cfg!r:.60} ({type(cfg).__name__})")
-    return cfg
-
-# %% ../../nbs/figures/p3_d90_pretraining.ipynb #48ecc71c
-def _table(df, name:str, columns=()) -> pd.DataFrame:
-    "`df` when it is a DataFrame with rows and the `columns`; else a TypeError / ValueError naming `name` and what it lacks."
-    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a DataFrame; got {type(df).__name__}")
-    lacks = [c for c in columns if c not in df]
-    if lacks: raise ValueError(f"{name} lacks the column(s) {lacks}; it has {list(df.columns)[:12]}")
-    if not len(df): raise ValueError(f"{name} has no rows")
-    return df
 
 # %% ../../nbs/figures/p3_d90_pretraining.ipynb #cdb87758
 @dataclass(frozen=True)
@@ -65,7 +43,7 @@ class PretrainingConfig(TaskConfig):
     positive: ClassVar[tuple] = ("train", "test", "length", "epochs", "threads")
 
     def __post_init__(self):
-        super().__post_init__(); _config_door(self)
+        super().__post_init__()
         if not isinstance(self.preset, Preset): checks.choice(self.preset, "preset", tuple(PRESETS))
 
 # %% ../../nbs/figures/p3_d90_pretraining.ipynb #14093ec7
@@ -80,7 +58,7 @@ PRETRAINING_CONFIGS = {
 
 def compute_pretraining(cfg, progress=False, cache=None) -> dict:
     "Full fine-tuning, DID and SAID at each checkpoint, a fresh head (seed 0) each time (one row per run); and `cls_collapse` of each checkpoint."
-    cfg, progress = _given(cfg, PretrainingConfig), checks.flag(progress, "progress")
+    cfg, progress = task_config_of(cfg, PretrainingConfig), checks.flag(progress, "progress")
     threads = torch.get_num_threads()
     torch.set_num_threads(cfg.threads)
     try: return _compute_pretraining(cfg, progress)
@@ -114,7 +92,7 @@ def _compute_pretraining(cfg, progress):
 # %% ../../nbs/figures/p3_d90_pretraining.ipynb #3bc1a0f5
 def pretraining_summary(df) -> pd.DataFrame:
     "One row per checkpoint: full accuracy, the 90% target, d90 and the best accuracy of DID and SAID, whether full learned."
-    df, rows = _table(df, "df", ("step", "method", "d", "lr", "accuracy", "val_loss", "n_test")), []
+    df, rows = table_of(df, ("step", "method", "d", "lr", "accuracy", "val_loss", "n_test"), "df"), []
     for step, t in df.groupby("step"):
         r = D90.from_table(t)
         rows.append(dict(step=step, val_loss=t.val_loss.iloc[0], full=r.full, target=r.target,
@@ -144,7 +122,7 @@ def text_states(encoder, batch) -> tuple:
 # %% ../../nbs/figures/p3_d90_pretraining.ipynb #43fe2402
 def cls_collapse(cfg, cks:dict, train:dict, test:dict) -> pd.DataFrame:
     "Per checkpoint (`cks`: step -> Checkpoint): the average cosine of the test texts' `[CLS]` and mean-pooled states, and the held-out accuracy of a logistic-regression probe trained on each."
-    _given(cfg, PretrainingConfig)
+    task_config_of(cfg, PretrainingConfig)
     from sklearn.linear_model import LogisticRegression
     from transformers import AutoModel
     rows = []
@@ -163,7 +141,7 @@ def cls_collapse(cfg, cks:dict, train:dict, test:dict) -> pd.DataFrame:
 def plot_pretraining(t, cfg, axes=None):
     "d90 of DID and SAID over pretraining (undefined where full fine-tuning stayed at chance) with the held-out MLM loss, and the accuracies; into two `axes`, else a two-column figure."
     from matplotlib.transforms import ScaledTranslation
-    _given(cfg)
+    task_config_of(cfg)
     df = t["d90_pretraining"]
     tab, ds = pretraining_summary(df), sorted(int(d) for d in df[df.method != "full"].d.unique())
     n_test = int(df.n_test.iloc[0])

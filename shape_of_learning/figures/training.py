@@ -12,12 +12,12 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 from .. import checks
-from ..data import TextSource
+from ..data import TextSource, SOURCE_NAMES
 from ..train import PRESETS, Preset
 from ..sweeps import profile_measure, sweep, SWEEP_CHECKS, MISSING_COLUMNS, Measure
 from ..data import sol_cache
 from ..weights import weight_table
-from ..reproduce import TaskConfig, Task, register, REGISTRY
+from ..reproduce import TaskConfig, Task, register, REGISTRY, task_config_of, table_of
 from ..style import figure, styled, title, label, colors, markers, wrap, MIN_FONT
 from ..plots import sweep_source, run_checkpoints, share_y, missing_of, missing_notes, coverage, layer_rows
 
@@ -25,28 +25,6 @@ from ..plots import sweep_source, run_checkpoints, share_y, missing_of, missing_
 __all__ = ['PAPER_RUNS', 'TRAINING_CONFIGS', 'TRAINING', 'TrainingConfig', 'every', 'run_measures', 'training_sweeps',
            'compute_training', 'run_styles', 'step_axis', 'layer_axis', 'mark_missing', 'note_missing', 'layer_mean',
            'plot_dynamics', 'plot_weights', 'plot_cosine', 'plot_loss', 'plot_training', 'training_findings']
-
-# %% ../../nbs/figures/training.ipynb #5bb0526f
-def _config_door(cfg):
-    "The fields every configuration shares, checked where it is built: `device` a device's name (one this machine lacks is fine: a configuration may run elsewhere), `dtype` a floating dtype's name."
-    try: checks.device(cfg.device, "device", none="the CPU")
-    except checks.NoDevice: pass
-    checks.dtype(cfg.dtype, "dtype")
-
-# %% ../../nbs/figures/training.ipynb #c1550ae2
-def _given(cfg, cls=TaskConfig, name:str="cfg"):
-    "`cfg` when it is a `cls` (a configuration of this task); else a TypeError naming `name`."
-    if not isinstance(cfg, cls): raise TypeError(f"{name} must be a {cls.__name__}; got {cfg!r:.60} ({type(cfg).__name__})")
-    return cfg
-
-# %% ../../nbs/figures/training.ipynb #f615e419
-def _table(df, name:str, columns=(), rows:bool=True) -> pd.DataFrame:
-    "`df` when it is a DataFrame with rows (unless `rows` is False) and the `columns`; else a TypeError / ValueError naming `name` and what it lacks."
-    if not isinstance(df, pd.DataFrame): raise TypeError(f"{name} must be a DataFrame; got {type(df).__name__}")
-    lacks = [c for c in columns if c not in df]
-    if lacks: raise ValueError(f"{name} lacks the column(s) {lacks}; it has {list(df.columns)[:12]}")
-    if rows and not len(df): raise ValueError(f"{name} has no rows")
-    return df
 
 # %% ../../nbs/figures/training.ipynb #e4a16835
 @dataclass(frozen=True)
@@ -60,14 +38,11 @@ class TrainingConfig(TaskConfig):
     cosine_n_tokens: int = 32768          # vectors per layer for the streamed InterSim / IntraSim
     every: int = 1                      # measure every k-th checkpoint (the last one always)
     positive: ClassVar[tuple] = ("n_tokens", "cosine_n_tokens", "every")
+    source_names: ClassVar[tuple] = ("heldout",) + SOURCE_NAMES   # `heldout` too (`plots.sweep_source`): checked by TaskConfig
 
     def __post_init__(self):
-        super().__post_init__(); _config_door(self)
+        super().__post_init__()
         if not isinstance(self.preset, Preset): checks.choice(self.preset, "preset", tuple(PRESETS))
-        if not isinstance(self.source, str): raise TypeError(f"source must be a text source's name; got {self.source!r} ({type(self.source).__name__})")
-        named = self.source in ("heldout", "wiki", "wiki-summaries", "enwik8") or self.source.startswith("hf:")
-        if not named and not Path(self.source).expanduser().exists():
-            raise FileNotFoundError(f"source {self.source!r} is neither 'heldout', 'wiki', 'wiki-summaries', 'enwik8', hf:NAME, nor a file that exists")
 
 # %% ../../nbs/figures/training.ipynb #b9c0400a
 PAPER_RUNS = (tuple((f"BLOOM-{s.upper()}", f"bloom-{s}:hub", 1023) for s in ("560m", "1b1", "1b7", "3b", "7b1"))
@@ -92,7 +67,7 @@ def every(cks, k:int) -> list:
 # %% ../../nbs/figures/training.ipynb #4f70eb93
 def run_measures(cfg, source, window:int) -> list:
     "The three measures of a run's checkpoints: a profile, the streamed cosines and the weights, on one load."
-    _given(cfg, TrainingConfig); window = checks.integer(window, "window", 1)
+    task_config_of(cfg, TrainingConfig); window = checks.integer(window, "window", 1)
     if not isinstance(source, TextSource): raise TypeError(f"source must be a data.TextSource (e.g. plots.sweep_source('heldout')); got {type(source).__name__}")
     load = dict(device=cfg.device, dtype=cfg.dtype)
     profile = profile_measure(source, metrics=("anisotropy", "intersim", "twonn", "mada", "mom"),
@@ -105,13 +80,13 @@ def run_measures(cfg, source, window:int) -> list:
 # %% ../../nbs/figures/training.ipynb #2f753048
 def training_sweeps(cfg) -> dict:
     "{run label: its measures} of the runs on the Hub (those trained here have no Hub checkpoint to plan)."
-    source = sweep_source(_given(cfg, TrainingConfig).source)
+    source = sweep_source(task_config_of(cfg, TrainingConfig).source)
     return {label: run_measures(cfg, source, window) for label, spec, window in cfg.runs if not spec.startswith("trained:")}
 
 # %% ../../nbs/figures/training.ipynb #58ea53dc
 def compute_training(cfg, progress=False, cache=None) -> dict:
     "Every checkpoint of every run through `sweeps.sweep`: a profile, the streamed cosines and the weights."
-    cfg, progress = _given(cfg, TrainingConfig), checks.flag(progress, "progress")
+    cfg, progress = task_config_of(cfg, TrainingConfig), checks.flag(progress, "progress")
     source = sweep_source(cfg.source)
     store = Path(cache or sol_cache() / "reproduce") / "sweeps"
     frames, logs, gaps = [], [], []
@@ -164,7 +139,7 @@ def layer_axis(ax, names:list):
 # %% ../../nbs/figures/training.ipynb #409e2f9c
 def mark_missing(ax, missing:pd.DataFrame, colors:dict, run:str=None):
     "Mark the steps a step axis lacks at its foot in the run's colour: x failed, | same weights as an earlier step."
-    missing = _table(missing, "missing", ("step", "status", "run"), rows=False)          # no rows: nothing to mark
+    missing = table_of(missing, ("step", "status", "run"), "missing", rows=False)          # no rows: nothing to mark
     sel = missing if run is None else missing[missing.run == run]
     for status, marker in (("failed", "x"), ("same weights", "|")):
         g = sel[sel.status == status]
@@ -199,7 +174,7 @@ def note_missing(fig, t:dict, table:str="training_missing"):
 # %% ../../nbs/figures/training.ipynb #550c45ce
 def layer_mean(prof:pd.DataFrame, metric:str, layers:str="blocks") -> pd.DataFrame:
     "A metric at every checkpoint, a column per run: its mean over the blocks' outputs, at the embedding output (layer 0), or over every layer (`all`: paper 1's mean, embedding output and final norm included)."
-    prof = _table(prof, "prof", ("metric", "layer", "layer_name", "step", "run", "value"))
+    prof = table_of(prof, ("metric", "layer", "layer_name", "step", "run", "value"), "prof")
     checks.choice(metric, "metric", tuple(prof.metric.unique()))
     return layer_rows(prof, metric, layers).groupby(["step", "run"]).value.mean().unstack("run")
 
@@ -274,7 +249,7 @@ def _dynamics_legend(fig, axes, runs:list, palette:dict, shapes:dict, estimators
 @styled
 def plot_dynamics(t, cfg, axes=None):
     "Paper 1, Figs. 2-5 over steps: TwoNN ID of the blocks' mean, the embedding output and (named as such) every layer's mean, the blocks' mean of the three ID estimators (IDs on one log scale), held-out loss, anisotropy per layer of the first and last run (shared y), the blocks' mean InterSim; into six `axes`, else a two-column figure."
-    _given(cfg)
+    task_config_of(cfg)
     df = t["training_dynamics"]
     prof = df[df.measure == "profile"]
     runs = list(df.run.unique()); col, mark = run_styles(runs)
@@ -302,7 +277,7 @@ def plot_dynamics(t, cfg, axes=None):
 def plot_weights(t, cfg, axes=None):
     "Paper 2, Figs. 7-9 over steps: I(W) of the embedding and unembedding, plain and mean-centered (shared y), and the final norm's RMS g and b; a tied run's one matrix drawn once; into three `axes`, else a two-column figure."
     from matplotlib.lines import Line2D
-    _given(cfg)
+    task_config_of(cfg)
     df = t["training_dynamics"]
     wts = df[df.measure == "weights"]
     runs = list(df.run.unique()); col, mark = run_styles(runs)
@@ -352,7 +327,7 @@ def plot_cosine(t, cfg, axes=None):
     from matplotlib.lines import Line2D
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
-    _given(cfg)
+    task_config_of(cfg)
     df = t["training_dynamics"]
     cos = df[df.measure == "cosine"]
     runs = list(df.run.unique())
@@ -402,7 +377,7 @@ def plot_cosine(t, cfg, axes=None):
 @styled
 def plot_loss(t, cfg, ax=None):
     "Held-out loss of the runs trained here over steps (None for series without a training log); into `ax`, else a one-column figure."
-    _given(cfg)
+    task_config_of(cfg)
     if "train_logs" not in t: return None
     logs = t["train_logs"]
     col, mark = run_styles(list(dict.fromkeys([*t["training_dynamics"].run, *logs.run])))
@@ -417,7 +392,7 @@ def plot_loss(t, cfg, ax=None):
 # %% ../../nbs/figures/training.ipynb #3ced9e71
 def plot_training(t, cfg) -> dict:
     "Every figure of the task, by name."
-    _given(cfg)
+    task_config_of(cfg)
     figs = dict(training_dynamics=plot_dynamics(t, cfg), training_weights=plot_weights(t, cfg), training_cosine=plot_cosine(t, cfg),
                 training=plot_loss(t, cfg))
     return {k: f for k, f in figs.items() if f is not None}
