@@ -16,8 +16,8 @@ from .intrinsic_dim import distinct_knn
 from .neighbours import PairGeometry, batched_pairs, pair_geometry
 
 # %% auto #0
-__all__ = ['GROUP', 'group_size', 'stacked', 'batched_moments', 'batched_tolerance', 'spectra_needed', 'layer_batch_values',
-           'pair_batch_values']
+__all__ = ['GROUP', 'batch_stack', 'group_size', 'stacked', 'batched_moments', 'batched_tolerance', 'spectra_needed',
+           'layer_batch_values', 'pair_batch_values']
 
 # %% ../nbs/02b_engine.ipynb #32f17272
 def _metrics(ms, name:str="ms") -> list:
@@ -46,7 +46,7 @@ def _batches(batches, length:int, name:str="batches") -> list:
         raise TypeError(f"{name} must be a list of index arrays, one per batch; got one 1-D array of {len(batches)} indices: wrap it in a list")
     return [indices(b, f"{name}[{i}]", length) for i, b in enumerate(batches)]
 
-def _stack(X, name:str="X") -> torch.Tensor:
+def batch_stack(X, name:str="X") -> torch.Tensor:
     "X as a floating (B, n, d) torch tensor with B, n, d >= 1; anything else is an error naming `name`."
     if not isinstance(X, torch.Tensor): raise TypeError(f"{name} must be a (B, n, d) torch tensor of batches; got {type(X).__name__}")
     if X.ndim != 3 or 0 in X.shape: raise ValueError(f"{name} must be a (B, n, d) stack of batches; got shape {tuple(X.shape)}")
@@ -86,7 +86,7 @@ def stacked(points:torch.Tensor, batches:list, group:int) -> list:
 # %% ../nbs/02b_engine.ipynb #f4349f93
 def batched_moments(X:torch.Tensor, centers:tuple) -> list:
     "`Moments` of each batch of X (B, n, d), n > d, with the eigenvalues of each center in `centers` solved in one batched call; every value on the host."
-    B, n, d = _stack(X).shape
+    B, n, d = batch_stack(X).shape
     centers = tuple(flag(c, f"centers[{i}]") for i, c in enumerate(centers))
     Xd = X.double()
     mean = Xd.mean(1, keepdim=True)
@@ -109,7 +109,7 @@ def batched_moments(X:torch.Tensor, centers:tuple) -> list:
 # %% ../nbs/02b_engine.ipynb #85e50c59
 def batched_tolerance(X:torch.Tensor) -> list:
     "`tie_tolerance` of each batch of X (B, n, d), on the host."
-    X = _stack(X)
+    X = batch_stack(X)
     top = X.abs().amax((1, 2)).double()
     safe = torch.where(top > 0, top, 1.0)
     largest = torch.linalg.vector_norm(X.double() / safe[:, None, None], dim=2).amax(1)

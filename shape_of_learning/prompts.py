@@ -17,7 +17,7 @@ import scipy.stats
 from .knn import as_points, measured, resolution_of, batched_knn
 from .anisotropy import ENTROPY_NORMALIZATIONS, normalized_entropy, LIDAR_CONVENTIONS, lidar
 from .intrinsic_dim import distinct_knn, gride_fit, neighbour_ratios, tie_tolerance
-from .engine import batched_tolerance, _stack
+from .engine import batched_tolerance, batch_stack
 from contextlib import contextmanager
 from .models import model_kind
 from .hidden import layer_states, layer_names, layer_list, layer_indices
@@ -433,7 +433,7 @@ def prompt_profile(
 # %% ../nbs/06b_prompts.ipynb #ac2a7b5a
 def batched_turning_angles(X:torch.Tensor) -> tuple:
     "`turning_angles` of every trajectory of X (W, n, d) at once, on X's device: (angles (W, n - 2) float64, zero steps (W,)); a trajectory with zero steps has other angles (`turning_angles` collapses them)."
-    X = _stack(X)                                                     # a floating (W, n, d) tensor, else an error naming X
+    X = batch_stack(X)                                                     # a floating (W, n, d) tensor, else an error naming X
     if X.shape[1] < 3: raise ValueError(f"X has trajectories of {X.shape[1]} points; a turning angle needs 3")
     rtol = resolution_of(X[0])                                        # of X as stored, as `_unit_steps`
     X = X.double()
@@ -450,7 +450,7 @@ def batched_turning_angles(X:torch.Tensor) -> tuple:
 # %% ../nbs/06b_prompts.ipynb #acabf9ae
 def batched_gram_eigenvalues(X:torch.Tensor, center:bool=None, convention:str="project") -> tuple:
     "Eigenvalues (float64, ascending, on X's device) of the matrix of every cloud of X (W, n, d) as `prompt_entropy` forms it under `convention`, in one batched `eigvalsh`; and each cloud's largest |entry| (0: `prompt_entropy` refuses that cloud)."
-    center, X = _entropy_options(center, convention, "raw"), _stack(X)
+    center, X = _entropy_options(center, convention, "raw"), batch_stack(X)
     if convention == "skean":
         C, length, at_mean = _off_mean(X.double(), resolution_of(X[0]))
         lam = torch.linalg.eigvalsh(_clamped_gram(C / torch.where(length > 0, length, 1.0)[..., None]))
