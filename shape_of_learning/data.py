@@ -193,7 +193,7 @@ def wiki_source(path=None, name:str=None, max_pages:int=None) -> TextSource:
     "Cleaned articles of a MediaWiki dump; default: gensim's offline sample, named 'wikipedia-sample'."
     if max_pages is not None: max_pages = integer(max_pages, "max_pages (None: every page)", minimum=0)
     name = name or ("wikipedia-sample" if path is None else Path(path).stem)
-    fp = files_fingerprint([gensim_wiki_path() if path is None else path]) + (f":{max_pages}" if max_pages else "")
+    fp = files_fingerprint([gensim_wiki_path() if path is None else path]) + (f":{max_pages}" if max_pages is not None else "")   # 0 pages too: never the whole dump's key
     return TextSource(name, lambda: (t for _, t in wiki_articles(path, max_pages)), fp)
 
 # %% ../nbs/03_data.ipynb #8842985c

@@ -173,7 +173,7 @@ def revisions(repo:str) -> tuple:
 # %% ../nbs/11d_runtime.ipynb #da820b7a
 def weights_revision(repo:str, revision:str=None) -> str:
     "The revision whose weights a revision serves on the Hub (`localhub.HUB_DUPLICATES`), else itself."
-    revision = _text(repo, "repo") and _text(revision or "main", "revision")
+    _text(repo, "repo"); revision = _text(revision or "main", "revision")   # each checked: an empty repo must not skip the revision
     return HUB_DUPLICATES.get(repo, {}).get(revision, revision)
 
 # %% ../nbs/11d_runtime.ipynb #a540a9df

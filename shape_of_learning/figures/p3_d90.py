@@ -239,7 +239,7 @@ def seed_curve(tab:pd.DataFrame, resamples:int=10_000, seed:int=0, level:float=0
     texts resampled with replacement, the same texts for every run, the learning rate chosen again in each resample."""
     tab = table_of(tab, ("method", "d", "lr", "seed", "accuracy", "correct", "n_test", "threshold"), "tab").reset_index(drop=True)
     resamples, seed = checks.integer(resamples, "resamples", 1), checks.integer(seed, "seed", 0)
-    checks.number(level, "level", 0, 1, strict=True)
+    if checks.number(level, "level", 0, 1, strict=True) >= 1: raise ValueError(f"level must be a confidence level in (0, 1); got {level!r}")   # strict is the minimum's only
     W = bootstrap_counts(int(tab.n_test.iloc[0]), resamples, seed)
     acc = np.nan_to_num(run_hits(tab) @ W.T / W.shape[1], nan=-np.inf)      # runs x resamples; diverged runs never win
     seeds = sorted(tab.seed.unique())
