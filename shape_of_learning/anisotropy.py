@@ -118,8 +118,8 @@ class Moments:
         return self.solved[center]
 
     def _top(self, center:bool) -> float:
-        "The largest eigenvalue: certified Lanczos on the CPU; on a GPU, the top of the shared eigendecomposition."
-        if self.gram is None or self.gram.device.type != "cpu": return self.eigenvalues(center)[-1].item()
+        "The largest eigenvalue: the top of the full spectrum where one was solved (RankMe, alpha-ReQ, a GPU), else certified Lanczos on the CPU."
+        if center in self.solved or self.gram is None or self.gram.device.type != "cpu": return self.eigenvalues(center)[-1].item()
         return _top_eig(self.gram, None if center else math.sqrt(self.n) * self.mean)
 
     def anisotropy(self, center:bool=True) -> float:

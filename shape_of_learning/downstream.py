@@ -6,6 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/downstream.html.md""
 
 # %% ../nbs/10_downstream.ipynb #db7cfb35
 from __future__ import annotations
+import contextlib
 import math
 import numbers
 from dataclasses import dataclass
@@ -15,12 +16,13 @@ import torch
 import warnings
 from .hidden import layer_states, layer_list, layer_indices
 from .models import model_kind
+from .prompts import one_thread
 from .checks import integer, number, device as check_device, spec_with, spec_options, flag, choice
 
 # %% auto #0
-__all__ = ['NEWTON_MAX', 'FeatureSpec', 'layer_features', 'stratified_folds', 'standardize', 'fit_logistic', 'ProbeResult',
-           'probe_accuracy', 'ProbeSpec', 'probe_profile', 'betainc', 'pearson', 'rankdata', 'spearman', 'kendall',
-           'lag1', 'shift_pvalue', 'isotropy_correlation', 'correlation_verdict']
+__all__ = ['NEWTON_MAX', 'ONE_THREAD_MAX', 'FeatureSpec', 'layer_features', 'stratified_folds', 'standardize', 'fit_logistic',
+           'fit_threads', 'ProbeResult', 'probe_accuracy', 'ProbeSpec', 'probe_profile', 'betainc', 'pearson',
+           'rankdata', 'spearman', 'kendall', 'lag1', 'shift_pvalue', 'isotropy_correlation', 'correlation_verdict']
 
 # %% ../nbs/10_downstream.ipynb #0e406f38
 def _pad_id(tokenizer):
@@ -193,8 +195,12 @@ def fit_logistic(X, y, n_classes:int=None, l2:float=1e-3, max_iter:int=1000, tol
     _check_fit(l2, max_iter, tol)
     X = torch.as_tensor(X, device=check_device(device, none="the CPU"))
     y = torch.as_tensor(y.astype(np.int64), device=device)
-    if solver == "newton" or (solver == "auto" and (X.shape[1] + 1) * K <= NEWTON_MAX):
-        return _newton_logistic(X, y, K, l2, max_iter, tol)
+    newton = solver == "newton" or (solver == "auto" and (X.shape[1] + 1) * K <= NEWTON_MAX)
+    with fit_threads(X, K):                                          # a small fit: one thread (see ONE_THREAD_MAX)
+        return (_newton_logistic if newton else _lbfgs_logistic)(X, y, K, l2, max_iter, tol)
+
+def _lbfgs_logistic(X, y, K:int, l2:float, max_iter:int, tol:float):
+    "The objective by torch's L-BFGS with a strong Wolfe line search, from zero weights."
     W = torch.zeros(X.shape[1], K, dtype=torch.float64, device=X.device, requires_grad=True)
     b = torch.zeros(K, dtype=torch.float64, device=X.device, requires_grad=True)
     opt = torch.optim.LBFGS([W, b], lr=1, max_iter=max_iter, max_eval=2 * max_iter, tolerance_grad=tol,
@@ -208,6 +214,16 @@ def fit_logistic(X, y, n_classes:int=None, l2:float=1e-3, max_iter:int=1000, tol
     loss()
     g = max(float(W.grad.abs().max()), float(b.grad.abs().max()))
     return W.detach().T.cpu().numpy(), b.detach().cpu().numpy(), g
+
+# %% ../nbs/10_downstream.ipynb #8d884d62
+ONE_THREAD_MAX = 2**22     # n x d x K of a fit up to which it runs in one CPU thread (`fit_threads`)
+
+def fit_threads(X:torch.Tensor, n_classes:int):
+    "The threads of a fit of X (n, d) on `n_classes` classes: one thread on the CPU up to `ONE_THREAD_MAX` (`prompts.one_thread`), else as torch has them."
+    if not isinstance(X, torch.Tensor) or X.ndim != 2: raise TypeError(f"X must be the (n, d) tensor of a fit; got {type(X).__name__}")
+    if not X.numel(): raise ValueError(f"X must hold a row and a column at least; got shape {tuple(X.shape)}")
+    n_classes = integer(n_classes, "n_classes", minimum=2)
+    return one_thread(X.device) if X.device.type == "cpu" and X.numel() * n_classes <= ONE_THREAD_MAX else contextlib.nullcontext()
 
 # %% ../nbs/10_downstream.ipynb #80cc1166
 def _newton_logistic(X, y, K:int, l2:float, max_iter:int, tol:float):

@@ -11,13 +11,13 @@ import numpy as np
 import torch
 from .checks import integer, flag, indices, device as check_device
 from .knn import KNN, as_points, batched_knn, measured, resolution_of
-from .anisotropy import Moments, moments, reads_center
+from .anisotropy import Moments, anisotropy, moments, reads_center
 from .intrinsic_dim import distinct_knn
-from .neighbours import PairGeometry, batched_pairs, pair_geometry
+from .neighbours import PairGeometry, batched_pairs, chain_geometry, pair_geometry
 
 # %% auto #0
 __all__ = ['GROUP', 'batch_stack', 'group_size', 'stacked', 'batched_moments', 'batched_tolerance', 'spectra_needed',
-           'layer_batch_values', 'pair_batch_values']
+           'layer_batch_values', 'free_memory', 'pair_batch_values']
 
 # %% ../nbs/02b_engine.ipynb #32f17272
 def _metrics(ms, name:str="ms") -> list:
@@ -117,10 +117,13 @@ def batched_tolerance(X:torch.Tensor) -> list:
 
 # %% ../nbs/02b_engine.ipynb #7431b88a
 def _one_batch(Xb, ms, kmax) -> dict:
-    "Every metric of `ms` on one batch, as the per-batch path computes it: one kNN search and one `Moments` shared."
+    "Every metric of `ms` on one batch, as the per-batch path computes it: one kNN search and one `Moments` shared (a full spectrum solved for RankMe or alpha-ReQ gives the anisotropy of its centring its top eigenvalue)."
     nb = distinct_knn(Xb, kmax) if kmax else None
     mo = moments(Xb) if any(m.moments for m in ms) and len(Xb) > Xb.shape[1] else None
-    return {m.name: float(m.fn(Xb, **(dict(neighbors=nb) if m.k else dict(moments=mo) if m.moments else {}), **m.params)) for m in ms}
+    values = {}
+    for m in sorted(ms, key=lambda m: m.fn is anisotropy):    # full spectra first: an anisotropy then reads its top from one
+        values[m.name] = float(m.fn(Xb, **(dict(neighbors=nb) if m.k else dict(moments=mo) if m.moments else {}), **m.params))
+    return {m.name: values[m.name] for m in ms}
 
 # %% ../nbs/02b_engine.ipynb #8ea5fc13
 def spectra_needed(ms) -> tuple:
@@ -173,9 +176,46 @@ def layer_batch_values(points, ms, batches:list, group:int=None) -> dict:
             for position, value in zip(positions, _group_values(X, ms, kmax)): values[position] = value
     return {m.name: [v[m.name] for v in values] for m in ms}
 
+# %% ../nbs/02b_engine.ipynb #0d43f0cb
+def free_memory(device=None) -> int:
+    "Bytes free on `device` now: a CUDA device's free memory, else the machine's available RAM (8 GiB where /proc/meminfo is missing: macOS, Windows)."
+    device = check_device(device, default=torch.device("cpu"), none="the CPU")
+    if device.type == "cuda": return torch.cuda.mem_get_info(device)[0]
+    try:
+        with open("/proc/meminfo") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("MemAvailable:"))
+    except (OSError, StopIteration, ValueError): return 2**33
+
+# %% ../nbs/02b_engine.ipynb #faf53d39
+def _same_points(P, X) -> bool:
+    "Is P a tensor of X's shape, dtype and device with X's values (a kept layer's points against this call's)?"
+    return isinstance(P, torch.Tensor) and P.shape == X.shape and P.dtype == X.dtype and P.device == X.device and torch.equal(P, X)
+
+def _same_batches(kept, batches) -> bool:
+    "Are the kept index arrays these batches, one for one?"
+    return isinstance(kept, list) and len(kept) == len(batches) and all(np.array_equal(a, b) for a, b in zip(kept, batches))
+
+def _chain_values(A, B, k:int, batches:list, reuse:dict) -> list:
+    "`pair_geometry` of every batch through `chain_geometry`: A's distances read from `reuse` where they hold this batch's A, B's kept there (a quarter of the free memory at most) for the next call."
+    kept = reuse.get("distances") if reuse is not None and _same_batches(reuse.get("batches"), batches) else None
+    budget = free_memory(A.device) // 4 if reuse is not None else 0
+    out, keep = [], []
+    for position, batch in enumerate(batches):
+        index = torch.from_numpy(batch).to(A.device)
+        XA, XB = A[index], B[index]
+        before = kept[position] if kept is not None else None
+        if kept is not None: kept[position] = None                  # read once: freed as the chain moves on
+        geometry, after = chain_geometry(XA, XB, k, before if before is not None and before.holds(XA) else None)
+        out.append(geometry)
+        size = after.rows.D.element_size() * after.rows.D.numel()
+        keep.append(after if size <= budget else None)
+        budget -= size if size <= budget else 0
+    if reuse is not None: reuse.update(batches=batches, distances=keep)
+    return out
+
 # %% ../nbs/02b_engine.ipynb #c1d1c617
 def pair_batch_values(A, B, metric, batches:list, group:int=None, reuse:dict=None) -> list:
-    "`metric.fn(A[batch], B[batch], **metric.params)` for every batch (a `PairGeometry` each): for `pair_geometry`, the batches `group` at a time (default `group_size`). `reuse`: a dict kept across the pairs of a chain of layers; B's distances stay there, and the next call whose A is this B reads them instead of computing them again."
+    "`metric.fn(A[batch], B[batch], **metric.params)` for every batch (a `PairGeometry` each): for `pair_geometry`, the batches `group` at a time (default `group_size`; a group of 1, the CPU's, through `neighbours.chain_geometry`). `reuse`: a dict kept across the pairs of a chain of layers; B's distances stay there, and the next call whose A holds the same points reads them instead of computing them again."
     for X, name in ((A, "A"), (B, "B")):
         if not isinstance(X, torch.Tensor) or X.ndim != 2: raise TypeError(f"{name} must be a 2-D torch tensor (one layer's vectors); got {type(X).__name__}")
     if len(A) != len(B): raise ValueError(f"A and B must hold the same points (row i of each: one token); got {len(A)} and {len(B)} rows")
@@ -185,10 +225,13 @@ def pair_batch_values(A, B, metric, batches:list, group:int=None, reuse:dict=Non
     if reuse is not None and not isinstance(reuse, dict): raise TypeError(f"reuse must be None or a dict kept along a chain of layers; got {type(reuse).__name__}")
     n = len(batches[0])
     group = group_size(n, max(A.shape[1], B.shape[1]), A.device, pairs=True) if group is None else integer(group, "group", 1)
-    if group == 1 or metric.fn is not pair_geometry or A.dtype == torch.float64 or B.dtype == torch.float64:
+    chain = metric.fn is pair_geometry and set(metric.params) <= {"k"}
+    if chain and (group == 1 or A.dtype == torch.float64 or B.dtype == torch.float64):
+        return _chain_values(A, B, metric.params.get("k", 30), batches, reuse)
+    if not chain or group == 1:
         return [metric.fn(A[index], B[index], **metric.params) for index in (torch.from_numpy(b).to(A.device) for b in batches)]
     k, out = metric.params.get("k", 30), [None] * len(batches)
-    kept = reuse.get("rows") if reuse is not None and reuse.get("points") is A and reuse.get("shape") == (group, k, len(batches)) else None
+    kept = reuse.get("rows") if reuse is not None and _same_points(reuse.get("points"), A) and reuse.get("shape") == (group, k, len(batches)) else None
     kept_rows = []
     for g, ((positions, XA), (_, XB)) in enumerate(zip(stacked(A, batches, group), stacked(B, batches, group))):
         values, done, rows_B = batched_pairs(XA, XB, k, None if kept is None else kept[g])

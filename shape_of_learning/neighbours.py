@@ -17,7 +17,8 @@ from .checks import integer, number
 from .knn import as_points, numba_threads, square_safe
 
 # %% auto #0
-__all__ = ['PairGeometry', 'pair_geometry', 'neighbour_overlap', 'information_imbalance', 'batched_distances', 'batched_pairs']
+__all__ = ['PairGeometry', 'pair_geometry', 'neighbour_overlap', 'information_imbalance', 'batched_distances', 'batched_pairs',
+           'PairDistances', 'pair_distances', 'chain_geometry']
 
 # %% ../nbs/02a_neighbours.ipynb #53c69213
 @dataclass
@@ -207,3 +208,71 @@ def batched_pairs(A:torch.Tensor, B:torch.Tensor, k:int, rows_A:_Rows=None) -> t
     values = values.view(G, n, 3).mean(1) / torch.tensor([1.0, n / 2, n / 2], dtype=torch.float64, device=values.device)
     return values.cpu(), (~(_copies(A) | _copies(B))).cpu(), b
 
+
+# %% ../nbs/02a_neighbours.ipynb #98253887
+def _whole_distances(U, h, inv) -> torch.Tensor:
+    "The whole squared float64 distance matrix of the points (self +inf) from their distinct rows U (h: squared norms, inv: each point's row): one product, `_distance_rows`' formula; copies 0 apart."
+    D = torch.addmm(h, U, U.T, alpha=-2.0).add_(h[:, None]).clamp_min_(0)
+    D.fill_diagonal_(0.0)
+    if len(U) < len(inv): D = D[inv][:, inv]
+    return D.fill_diagonal_(math.inf)
+
+# %% ../nbs/02a_neighbours.ipynb #50a9561a
+@dataclass
+class PairDistances:
+    "One representation's whole squared distance matrix on one batch (`_Rows`: self +inf, each row's k + 1 smallest), kept for the next pair of a chain."
+    rows: _Rows                 # D (n, n), and each row's k + 1 smallest values v and indices i
+    k: int                      # the neighbours the rows were selected for
+    points: torch.Tensor        # the points, as given (not copied)
+    version: int = None         # points' version counter when the distances were formed
+
+    def __post_init__(self):
+        if not isinstance(self.rows, _Rows): raise TypeError(f"rows must be the distance rows of a chain (`pair_distances`); got {type(self.rows).__name__}")
+        if not isinstance(self.points, torch.Tensor) or self.points.ndim != 2:
+            raise TypeError(f"points must be the (n, d) tensor the distances are of; got {type(self.points).__name__}")
+        self.k = integer(self.k, "k", minimum=1)
+        n = len(self.points)
+        if n < self.k + 2: raise ValueError(f"points must hold at least k + 2 = {self.k + 2} points (the distances of k={self.k} neighbours); got shape {tuple(self.points.shape)}")
+        if tuple(self.rows.D.shape) != (n, n) or tuple(self.rows.v.shape) != (n, self.k + 1):
+            raise ValueError(f"rows must be the whole {n} x {n} matrix with the {self.k + 1} smallest of each row; got {tuple(self.rows.D.shape)} and {tuple(self.rows.v.shape)}")
+        self.version = self.points._version if self.version is None else integer(self.version, "version", minimum=0)
+
+    def holds(self, X) -> bool:
+        "Are these the distances of X: the same points unchanged since, or equal values of the same shape and dtype?"
+        if not isinstance(X, torch.Tensor): X = torch.as_tensor(np.asarray(X))
+        P = self.points
+        if X.shape != P.shape or X.dtype != P.dtype or X.device != P.device: return False
+        if X.data_ptr() == P.data_ptr() and X.stride() == P.stride(): return X._version == self.version == P._version
+        return P._version == self.version and torch.equal(X, P)
+
+# %% ../nbs/02a_neighbours.ipynb #eb4beeb5
+def pair_distances(X, k:int=30) -> PairDistances:
+    "The whole squared distance matrix of the points X (n, d) (float64, self +inf, copies 0 apart) with each row's k + 1 smallest: one side of `chain_geometry`."
+    k = integer(k, "k", minimum=1)
+    T = as_points(X, name="X")
+    if len(T) < k + 2: raise ValueError(f"k={k} needs at least k + 2 = {k + 2} points; X has {len(T)}")
+    U, inv, h = _distinct(T)
+    return PairDistances(rows=_Rows.of(_whole_distances(U, h, inv), k), k=k, points=X if isinstance(X, torch.Tensor) else T)
+
+# %% ../nbs/02a_neighbours.ipynb #3a9c26bb
+def chain_geometry(
+    A,                      # (n_points, d_A) the points in one representation
+    B,                      # (n_points, d_B) the same points, row for row, in the next
+    k:int=30,               # neighbours of the overlap
+    before:PairDistances=None, # A's distances from the call before (that call's B), reused; None: formed here
+) -> tuple:                 # (PairGeometry, B's PairDistances for the next call)
+    "`pair_geometry(A, B, k)` from whole distance matrices, and B's for the next pair of a chain (layer l with l + 1 after l - 1 with l: one matrix per layer)."
+    k = integer(k, "k", minimum=1)
+    TA, TB = _pair_points(A, B, k)
+    if before is not None:
+        if not isinstance(before, PairDistances): raise TypeError(f"before must be the PairDistances of A (the previous call's second value); got {type(before).__name__}")
+        if before.k != k: raise ValueError(f"before holds the {before.k + 1} nearest of each row (k={before.k}); this call has k={k}")
+        if not before.holds(A if isinstance(A, torch.Tensor) else TA):
+            raise ValueError(f"before holds the distances of other points than A ({tuple(before.points.shape)} {before.points.dtype}, "
+                             f"A {tuple(TA.shape)}): pass the PairDistances the call before returned for this A, or None")
+    a = before.rows if before is not None else pair_distances(TA, k).rows
+    after = pair_distances(B if isinstance(B, torch.Tensor) else TB, k)
+    b, n = after.rows, len(TA)
+    overlap, forward, backward = _overlap(a, b, k), _nearest_midranks(a, b), _nearest_midranks(b, a)
+    return PairGeometry(overlap=float(overlap.mean()), imbalance_forward=float(forward.mean()) / (n / 2),
+                        imbalance_backward=float(backward.mean()) / (n / 2), n_points=n, k=k), after

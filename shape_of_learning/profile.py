@@ -16,7 +16,7 @@ from .anisotropy import anisotropy, average_cosine, InterSim, IntraSim, rankme, 
 from .knn import as_matrix, as_points
 from .intrinsic_dim import twonn, mada, mom, mle, gride, batch_indices
 from .neighbours import pair_geometry
-from .engine import layer_batch_values, pair_batch_values
+from .engine import free_memory, layer_batch_values, pair_batch_values
 from .data import TextSource, Windows, checked_documents, token_windows
 from .models import model_kind
 from .hidden import layer_states, layer_list, layer_indices
@@ -230,13 +230,7 @@ def window_inputs(tokenizer, windows) -> torch.Tensor:
 # %% ../nbs/06a_profile.ipynb #903dd253
 def memory_budget(device=None) -> int:
     "Half the memory free on `device` now, in bytes: a CUDA device's free memory, else the machine's available RAM."
-    device = check_device(device, default=torch.device("cpu"), none="the CPU")
-    if device.type == "cuda": return torch.cuda.mem_get_info(device)[0] // 2
-    try:
-        with open("/proc/meminfo") as f:
-            available = next(int(line.split()[1]) * 1024 for line in f if line.startswith("MemAvailable:"))
-    except (OSError, StopIteration, ValueError): available = 2**33        # no /proc/meminfo (macOS, Windows): 8 GiB
-    return available // 2
+    return free_memory(device) // 2                  # engine.free_memory: the device's, or the machine's available RAM
 
 # %% ../nbs/06a_profile.ipynb #93dc9aa2
 def outlier_mask(X:torch.Tensor, factor:float, norms:torch.Tensor=None) -> torch.Tensor:
