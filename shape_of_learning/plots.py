@@ -402,10 +402,12 @@ def sweep_source(spec:str) -> TextSource:
     return TextSource("heldout", lambda: iter(docs), fp)
 
 # %% ../nbs/11f_plots.ipynb #51492b3b
-def run_checkpoints(spec:str, preset:str):
-    "(checkpoints, held-out loss by step or None, trained context or None) of a run entry."
+def run_checkpoints(spec:str, preset:str=None):
+    "(checkpoints, held-out loss by step or None, trained context or None) of a run entry; `preset` (a name or a `Preset`) trains a 'trained:KIND' entry, and may be None for a series."
     if not isinstance(spec, str): raise TypeError(f"spec must be a series spec or 'trained:KIND'; got {spec!r} ({type(spec).__name__})")
-    get_preset(preset)                                  # a misspelt preset is named even where the spec does not train
+    if preset is None and spec.startswith("trained:"):
+        raise ValueError(f"preset is None, but {spec!r} is trained here: name the training preset (e.g. 'tiny' or 'cpu')")
+    if preset is not None: get_preset(preset)           # a misspelt preset is named even where the spec does not train
     if spec.startswith("trained:"):
         what = spec.split(":", 1)[1]
         kind, tied = what.removesuffix("-tied"), what.endswith("-tied")
