@@ -6,6 +6,7 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/engine.html.md"""
 
 # %% ../nbs/02b_engine.ipynb #286b21c4
 from __future__ import annotations
+import inspect
 import math
 import numpy as np
 import torch
@@ -121,7 +122,7 @@ def _one_batch(Xb, ms, kmax) -> dict:
     nb = distinct_knn(Xb, kmax) if kmax else None
     mo = moments(Xb) if any(m.moments for m in ms) and len(Xb) > Xb.shape[1] else None
     values = {}
-    for m in sorted(ms, key=lambda m: m.fn is anisotropy):    # full spectra first: an anisotropy then reads its top from one
+    for m in sorted(ms, key=lambda m: inspect.unwrap(m.fn) is anisotropy):   # full spectra first: an anisotropy then reads its top from one
         values[m.name] = float(m.fn(Xb, **(dict(neighbors=nb) if m.k else dict(moments=mo) if m.moments else {}), **m.params))
     return {m.name: values[m.name] for m in ms}
 
