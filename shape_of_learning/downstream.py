@@ -216,7 +216,7 @@ def _lbfgs_logistic(X, y, K:int, l2:float, max_iter:int, tol:float):
     return W.detach().T.cpu().numpy(), b.detach().cpu().numpy(), g
 
 # %% ../nbs/10_downstream.ipynb #8d884d62
-ONE_THREAD_MAX = 2**22     # n x d x K of a fit up to which it runs in one CPU thread (`fit_threads`)
+ONE_THREAD_MAX = 2**20     # n x d x K of a fit up to which it runs in one CPU thread (`fit_threads`; bench/bench_probes.py)
 
 def fit_threads(X:torch.Tensor, n_classes:int):
     "The threads of a fit of X (n, d) on `n_classes` classes: one thread on the CPU up to `ONE_THREAD_MAX` (`prompts.one_thread`), else as torch has them."

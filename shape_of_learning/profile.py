@@ -587,15 +587,22 @@ def _single_rows(vectors, ids, spec) -> list:
 
 # %% ../nbs/06a_profile.ipynb #63abf2a4
 def _pair_step(spec, carry, key, policies, layer, layer_name, parts) -> list:
-    "Rows of the pair metrics between the layer kept in carry[key] and this one; `parts`: this layer's (kept vectors, flagged mask) per source (pooled: every source's). This layer then takes its place in carry."
+    "Rows of the pair metrics between the layer kept in carry[key] and this one; `parts`: this layer's (kept vectors, flagged mask) per source (pooled: every source's). This layer then takes its place in carry. A pair over every point (`keep`, or `drop` where neither layer flagged one) is measured once for both policies."
     rows = []
     if key in carry:
         before_layer, before_parts, reuse = carry[key]
         joint = [_joint(before, this, key[2] == "drop") for before, this in zip(before_parts, parts)]
-        A, B = (joint[0][side] if len(joint) == 1 else torch.cat([j[side] for j in joint]) for side in (0, 1))  # one source: as
-        results = [dict(result, previous_layer=before_layer)                   # kept, so the next pair's A is this B
-                   for result in pair_rows(A, B, spec.metrics, spec.batch_size, spec.seed, reuse)]
-        rows = _policy_rows(key[0], policies, key[2], layer, layer_name, results, len(A), sum(j[2] for j in joint))
+        either = sum(j[2] for j in joint)
+        every = ("every point", key[0], key[1])                                # the other policy's pair, when it is this one
+        if (key[2] == "keep" or either == 0) and carry.get(every, (None,))[0] == (before_layer, layer):
+            results, n = carry[every][1:]
+        else:
+            A, B = (joint[0][side] if len(joint) == 1 else torch.cat([j[side] for j in joint]) for side in (0, 1))  # one source: as
+            results = [dict(result, previous_layer=before_layer)                   # kept, so the next pair's A is this B
+                       for result in pair_rows(A, B, spec.metrics, spec.batch_size, spec.seed, reuse)]
+            n = len(A)
+            if key[2] == "keep" or either == 0: carry[every] = ((before_layer, layer), results, n)
+        rows = _policy_rows(key[0], policies, key[2], layer, layer_name, results, n, either)
     carry[key] = (layer, parts, carry[key][2] if key in carry else {})
     return rows
 
