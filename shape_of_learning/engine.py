@@ -209,8 +209,9 @@ def _chain_values(A, B, k:int, batches:list, reuse:dict) -> list:
         geometry, after = chain_geometry(XA, XB, k, before if before is not None and before.holds(XA) else None)
         out.append(geometry)
         size = after.rows.D.element_size() * after.rows.D.numel()
-        keep.append(after if size <= budget else None)
-        budget -= size if size <= budget else 0
+        fits = size <= budget
+        keep.append(after if fits else None)
+        budget -= size * fits
     if reuse is not None: reuse.update(batches=batches, distances=keep)
     return out
 

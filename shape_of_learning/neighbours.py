@@ -14,7 +14,7 @@ import scipy.sparse
 import scipy.sparse.csgraph
 import torch
 from .checks import integer, number
-from .knn import as_points, numba_threads, square_safe
+from .knn import as_matrix, as_points, numba_threads, square_safe
 
 # %% auto #0
 __all__ = ['PairGeometry', 'pair_geometry', 'neighbour_overlap', 'information_imbalance', 'batched_distances', 'batched_pairs',
@@ -239,7 +239,7 @@ class PairDistances:
 
     def holds(self, X) -> bool:
         "Are these the distances of X: the same points unchanged since, or equal values of the same shape and dtype?"
-        if not isinstance(X, torch.Tensor): X = torch.as_tensor(np.asarray(X))
+        X = as_matrix(X)                              # numpy wrapped, not copied; a non-numeric X a TypeError naming X
         P = self.points
         if X.shape != P.shape or X.dtype != P.dtype or X.device != P.device: return False
         if X.data_ptr() == P.data_ptr() and X.stride() == P.stride(): return X._version == self.version == P._version
