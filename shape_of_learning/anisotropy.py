@@ -15,15 +15,15 @@ import scipy.linalg
 import scipy.linalg.blas
 import scipy.linalg.lapack
 import torch
-from .knn import as_matrix, as_points, numba_threads, points, rank_pair, sqrt64, square_safe
+from .knn import HALF_PRECISION, Points, as_matrix, as_points, numba_threads, points, rank_pair, sqrt64, square_safe
 from .checks import integer, number, flag, choice, device as check_device
 from fastcore.basics import patch
 
 # %% auto #0
 __all__ = ['SPECTRAL_CONVENTIONS', 'LIDAR_CONVENTIONS', 'ENTROPY_NORMALIZATIONS', 'Moments', 'moments', 'anisotropy', 'spectrum',
-           'SpectralConvention', 'spectral_convention', 'reads_center', 'rankme', 'fit_ranks', 'alpha_req',
-           'LidarConvention', 'lidar_views', 'lidar_matrix', 'lidar', 'normalized_entropy', 'massive_ratio',
-           'massive_activations', 'average_cosine', 'InterSim', 'IntraSim']
+           'SpectralConvention', 'spectral_convention', 'reads_center', 'rankme', 'fit_ranks', 'unit_roundoff',
+           'resolved_count', 'alpha_req', 'LidarConvention', 'lidar_views', 'lidar_matrix', 'lidar',
+           'normalized_entropy', 'massive_ratio', 'massive_activations', 'average_cosine', 'InterSim', 'IntraSim']
 
 # %% ../nbs/01_anisotropy.ipynb #d94320f1
 def _center(X, mean=None):
@@ -308,6 +308,26 @@ def fit_ranks(ranks, above:int) -> tuple:
         raise ValueError(f"alpha_req needs at least two ranks to fit: ranks={tuple(ranks)!r}, and {above} eigenvalues above rounding")
     return first, last
 
+# %% ../nbs/01_anisotropy.ipynb #c99276a8
+def unit_roundoff(X) -> float:
+    "u of the dtype X is measured in (half the machine epsilon): float32's for float32, float16 and bfloat16 (`knn.resolution_of`'s rule), float64's for float64 and integers."
+    dtype = (X.data if isinstance(X, Points) else as_matrix(X)).dtype
+    if dtype in HALF_PRECISION: dtype = torch.float32
+    return torch.finfo(dtype if dtype.is_floating_point else torch.float64).eps / 2
+
+# %% ../nbs/01_anisotropy.ipynb #c4469be7
+def resolved_count(X, shares:np.ndarray, center:bool, rounding:float, device=None, moments:Moments=None) -> int:
+    "How many of the descending `shares` of X's spectrum (`spectrum(X, center)`) are of directions its stored values resolve: sigma_i > rounding ||X||_F (Weyl: rounding each entry by `rounding` relative moves each singular value, centred or not, by at most that)."
+    center, rounding = flag(center, "center"), number(rounding, "rounding", minimum=0, maximum=0.5)
+    if moments is not None:
+        _check_moments(X, moments, device)                   # X counted against them; a wrong device named
+        raw, total = moments.sq, (moments.sq_centered if center else moments.sq)
+    else:
+        T = square_safe(as_points(X, min_points=2, device=device).double())[0]   # one scale for both norms: their ratio is exact
+        raw = T.square().sum().item()
+        total = _center(T).square().sum().item() if center else raw
+    return int((shares > (rounding ** 2 * raw / total if rounding else 0.0)).sum())
+
 # %% ../nbs/01_anisotropy.ipynb #e3da12f0
 def alpha_req(
     X,                    # (n, d) points
@@ -318,9 +338,12 @@ def alpha_req(
     convention:str="agrawal", # "agrawal": log lambda_i on log i; "reptrix": the same weighted 1/i over ranks 11..100;
                           # "google": log(sigma_i + 1e-12) on linspace(1, 0, n) (SPECTRAL_CONVENTIONS)
     center:bool=None,     # None: the convention's (agrawal, reptrix: the covariance; google: the raw matrix)
+    rounding:float=None,  # how far rounding may have moved each stored entry, relative (None: `unit_roundoff(X)`; 0: float64's zeros only);
+                          # the fit stops at the last direction above it (`resolved_count`); google's rule fits every value
 ) -> float:               # alpha of lambda_i ~ i^-alpha (google: the slope of their line)
     "alpha-ReQ (Agrawal et al. 2022): the power-law decay of the covariance eigenvalues, least squares of log lambda_i on log i."
     rule = spectral_convention("alpha_req", convention)
+    rounding = unit_roundoff(X) if rounding is None else number(rounding, "rounding", minimum=0, maximum=0.5)
     if ranks is not None: _rank_tuple(ranks)                       # before any work, and before the comparison below
     center = flag(center, "center", none=True)
     center = rule.center if center is None else center
@@ -330,7 +353,7 @@ def alpha_req(
                              f"ranks={ranks!r} applies to convention='agrawal' or 'reptrix'")
         return _linspace_slope(X, center, device, moments, rule.epsilon)
     shares = spectrum(X, center, device, moments)
-    above = min(int((shares > 0).sum()), rule.cap or len(shares))   # the rest are zero to float64 (`spectrum`), or past the cap
+    above = min(resolved_count(X, shares, center, rounding, device, moments), rule.cap or len(shares))   # the rest unresolved, or past the cap
     first, last = fit_ranks(rule.ranks if ranks is None else ranks, above)
     index = np.arange(first, last + 1)
     weights = np.sqrt(1.0 / index) if rule.fit == "weighted log rank" else None   # polyfit weighs the residual, not its square

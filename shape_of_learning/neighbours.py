@@ -13,12 +13,12 @@ import numpy as np
 import scipy.sparse
 import scipy.sparse.csgraph
 import torch
-from .checks import integer, number
+from .checks import flag, integer, number
 from .knn import as_matrix, as_points, numba_threads, square_safe
 
 # %% auto #0
-__all__ = ['PairGeometry', 'pair_geometry', 'neighbour_overlap', 'information_imbalance', 'batched_distances', 'batched_pairs',
-           'PairDistances', 'pair_distances', 'chain_geometry']
+__all__ = ['PairGeometry', 'pair_geometry', 'neighbour_overlap', 'information_imbalance', 'linear_cka', 'batched_distances',
+           'batched_pairs', 'PairDistances', 'pair_distances', 'chain_geometry']
 
 # %% ../nbs/02a_neighbours.ipynb #53c69213
 @dataclass
@@ -167,6 +167,37 @@ def neighbour_overlap(A, B, k:int=30, device=None) -> float:
 def information_imbalance(A, B, device=None) -> float:
     "Information imbalance Delta(A -> B): (2/n) x the mean rank in B of each point's nearest neighbour in A (ties: expectation)."
     return pair_geometry(A, B, k=1, device=device).imbalance_forward
+
+# %% ../nbs/02a_neighbours.ipynb #35688162
+def _cka_terms(T:torch.Tensor) -> tuple:
+    "The centred cloud of T in float64, rescaled by a power of two (CKA is scale-free), and its rows' squared norms."
+    C = square_safe(T.double())[0]
+    C = C - C.mean(0)
+    return C, C.square().sum(1)
+
+def linear_cka(
+    A,                      # (n_points, d_A) the points in one representation: numpy or torch, any real dtype
+    B,                      # (n_points, d_B) the same points, row for row, in the other
+    debiased:bool=False,    # Song et al.'s unbiased HSIC in place of the plain one (Kornblith et al.'s `debiased=True`)
+    device=None,            # where to compute (default: where A is)
+) -> float:                 # in [0, 1] (debiased: can dip below 0 for unrelated clouds)
+    "Linear CKA (Kornblith et al. 2019): ||B_c^T A_c||_F^2 / (||A_c^T A_c||_F ||B_c^T B_c||_F) of the centred clouds, float64; 1 for B = A Q s + c, Q orthogonal."
+    debiased = flag(debiased, "debiased")
+    TA, TB = _pair_points(A, B, 0, device)
+    n = len(TA)
+    if debiased and n < 4: raise ValueError(f"debiased=True needs at least 4 points (Song et al.'s estimator divides by n - 3); A and B have {n}")
+    (CA, xa), (CB, xb) = _cka_terms(TA), _cka_terms(TB)
+    for C, name in ((CA, "A"), (CB, "B")):
+        if not C.abs().max() > 0: raise ValueError(f"{name}'s points are all equal: a cloud with no spread has no CKA")
+    def hsic(P, Q, p, q, same):
+        value = (Q.T @ P).square().sum() if not same else (P.T @ P).square().sum()
+        if debiased: value = value - n / (n - 2) * p.dot(q) + p.sum() * q.sum() / ((n - 1) * (n - 2))
+        return value.item()
+    cross, aa, bb = hsic(CA, CB, xa, xb, False), hsic(CA, CA, xa, xa, True), hsic(CB, CB, xb, xb, True)
+    if not (aa > 0 and bb > 0):
+        raise ValueError(f"the debiased HSIC of {'A' if aa <= 0 else 'B'} with itself is {min(aa, bb):.3g}, not positive: "
+                         f"{n} points are too few for debiased=True; pass debiased=False")
+    return cross / math.sqrt(aa * bb)
 
 # %% ../nbs/02a_neighbours.ipynb #f0f8bbc8
 def _copies(X:torch.Tensor) -> torch.Tensor:
