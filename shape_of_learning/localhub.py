@@ -591,6 +591,8 @@ def build_hub_with(python:str, root, standins:list, progress:bool=False) -> Path
     progress = checks.flag(progress, "progress")
     if not isinstance(python, (str, os.PathLike)): raise TypeError(f"python must be a Python executable's path; got {python!r} ({type(python).__name__})")
     if python == sys.executable: return build_hub(root, standins, progress)
+    if shutil.which(str(python)) is None:                 # a path that is not an executable file, or a name not on PATH
+        raise FileNotFoundError(f"python {str(python)!r} is not an executable file: pass a Python's path (`server_python()`)")
     code = ("import json, sys; from shape_of_learning.localhub import StandIn, build_hub; build_hub(sys.argv[1], "
             "[StandIn(repo, tuple(revisions), tuple(map(tuple, same)), tokenizer, dataset) "
             "for repo, revisions, same, tokenizer, dataset in json.load(sys.stdin)])")

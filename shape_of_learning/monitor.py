@@ -12,15 +12,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-from transformers import TrainerCallback
+from transformers import Trainer, TrainerCallback, TrainingArguments
 from . import style
-from .checks import flag, integer
+from .checks import flag, integer, number
 from .store import ResultStore, job_key, job_hash, atomic_write
 from .profile import ProfileSpec, profile_spec, layer_profile, layer_vectors
 from .neighbours import pair_geometry, linear_cka
+from .train import build_model, preset_tokenizer, split_documents, token_chunks, get_preset
 
 # %% auto #0
-__all__ = ['DRIFT_METRICS', 'MonitorSpec', 'layer_drift', 'GeometryCallback', 'monitor_rows', 'monitor_figure']
+__all__ = ['DRIFT_METRICS', 'STOPPING_RULES', 'MonitorSpec', 'layer_drift', 'GeometryCallback', 'monitor_rows', 'monitor_figure',
+           'patience_stop', 'plateau_stop', 'stopping_verdict', 'OverfitSpec', 'overfit_run']
 
 # %% ../nbs/11g_monitor.ipynb #7c20fe91
 @dataclass(frozen=True)
@@ -190,3 +192,108 @@ def monitor_figure(rows:pd.DataFrame, metric:str, ax=None):
     ax.set_xlabel("training step"); ax.set_ylabel(style.label(metric))
     ax.legend(fontsize=7, ncols=2 if len(layers) > 4 else 1, frameon=False)
     return fig if fig is not None else ax
+
+# %% ../nbs/11g_monitor.ipynb #1d42605e
+def patience_stop(curve:pd.Series, patience:int=5, lower_is_better:bool=True) -> tuple:
+    "transformers' `EarlyStoppingCallback` (threshold 0) on a curve over steps: stop at the `patience`-th measurement in a row that does not beat the best so far; (stop step, the best's step), or (last step, best's step) if it never stops."
+    if not isinstance(curve, pd.Series) or not len(curve): raise TypeError("curve must be a non-empty pandas Series of values by step")
+    patience, lower_is_better = integer(patience, "patience", minimum=1), flag(lower_is_better, "lower_is_better")
+    curve = curve.sort_index()
+    best, best_step, waited = None, None, 0
+    for step, value in curve.items():
+        if best is None or (value < best if lower_is_better else value > best): best, best_step, waited = value, step, 0
+        else:
+            waited += 1
+            if waited >= patience: return step, best_step
+    return curve.index[-1], best_step
+
+def plateau_stop(curves:pd.DataFrame, level:float=0.99, patience:int=3) -> tuple:
+    "The first step at which every column of `curves` (steps x layers: each layer's drift CKA with the measurement before) has stood at `level` or above for `patience` measurements in a row: (that step, that step), or (last step, last step) if never."
+    if not isinstance(curves, pd.DataFrame) or not len(curves): raise TypeError("curves must be a non-empty DataFrame, steps x layers")
+    if not len(curves.columns): raise ValueError("curves has no layer columns: every layer of none would stand at any level")
+    level, patience = number(level, "level", minimum=0, maximum=1), integer(patience, "patience", minimum=1)
+    calm = curves.sort_index().ge(level).all(axis=1).astype(int)
+    run = calm.groupby((calm == 0).cumsum()).cumsum()             # measurements in a row with every layer at the level
+    hit = run[run >= patience]
+    step = hit.index[0] if len(hit) else curves.index.max()
+    return step, step
+
+# %% ../nbs/11g_monitor.ipynb #14a94ea0
+STOPPING_RULES = {
+    "validation loss (patience 5)": "transformers' EarlyStoppingCallback: 5 evaluations without a new lowest validation loss; its lowest is kept",
+    "isotropy (patience 5)": "the same rule on the blocks' mean anisotropy, lower = more isotropic: no new lowest for 5 measurements; its lowest kept",
+    "drift (CKA >= 0.99, 3 in a row)": "every block's linear CKA with itself at the measurement before >= 0.99 at 3 measurements in a row: the layers stopped moving",
+    "no rule (last step)": "train to the end and keep the last checkpoint",
+}
+
+def stopping_verdict(rows:pd.DataFrame, log:pd.DataFrame, blocks:tuple) -> pd.DataFrame:
+    "Each rule of `STOPPING_RULES` on one run: its stop step, the step it keeps, the validation loss there and its regret over the run's lowest (`rows`: the callback's, `log`: step, val_loss; `blocks`: the block entries)."
+    for table, name, needed in ((rows, "rows", ("step", "layer", "metric", "value")), (log, "log", ("step", "val_loss"))):
+        if not isinstance(table, pd.DataFrame): raise TypeError(f"{name} must be a DataFrame; got {type(table).__name__}")
+        lacking = [c for c in needed if c not in table.columns]
+        if lacking or not len(table): raise ValueError(f"{name} must hold rows with the columns {list(needed)}; it lacks {lacking}" if lacking
+                                                       else f"{name} has no rows")
+    if not set(rows.metric) >= {"anisotropy", "drift_cka"}:
+        raise ValueError(f"rows must hold the callback's anisotropy and drift_cka (MonitorSpec(drift=True)); they hold {sorted(set(rows.metric))}")
+    loss = log.set_index("step").val_loss.sort_index()
+    ours = rows[rows.layer.isin(blocks)]
+    aniso = ours[ours.metric == "anisotropy"].groupby("step").value.mean()
+    cka = ours[ours.metric == "drift_cka"].pivot_table(index="step", columns="layer", values="value")
+    stops = {"validation loss (patience 5)": patience_stop(loss, 5), "isotropy (patience 5)": patience_stop(aniso, 5),
+             "drift (CKA >= 0.99, 3 in a row)": plateau_stop(cka, 0.99, 3), "no rule (last step)": (loss.index[-1], loss.index[-1])}
+    best = loss.idxmin()
+    return pd.DataFrame([dict(rule=rule, stop=int(stop), kept=int(kept), loss_kept=float(loss.loc[kept]), regret=float(loss.loc[kept] - loss.min()),
+                              best_step=int(best), best_loss=float(loss.min())) for rule, (stop, kept) in stops.items()])
+
+# %% ../nbs/11g_monitor.ipynb #4e1d6332
+@dataclass(frozen=True)
+class OverfitSpec:
+    "A small decoder trained well past its lowest validation loss, measured as it trains: the test bed of a stopping rule."
+    preset: str = "study-tiny-S"   # the architecture and tokenizer (`train.get_preset`): 2 blocks, width 32, windows of 32
+    windows: int = 1024            # training windows: few enough that the run overfits (32,768 tokens)
+    steps: int = 3000              # optimizer steps (about 47 epochs of the windows at batch 16)
+    every: int = 50                # steps between evaluations and measurements
+    batch: int = 16
+    learning_rate: float = 5e-3    # constant after the warmup
+    warmup_steps: int = 20
+    val_windows: int = 64          # held-out windows of the validation loss
+    n_tokens: int = 1024           # held-out tokens of each profile (anisotropy, TwoNN, RankMe)
+    drift_points: int = 256        # of them, kept for the drift
+
+    def __post_init__(self):
+        for name in ("windows", "steps", "every", "batch", "val_windows", "n_tokens", "drift_points"): integer(getattr(self, name), name, minimum=1)
+        integer(self.warmup_steps, "warmup_steps", minimum=0); number(self.learning_rate, "learning_rate", minimum=0, strict=True)
+        get_preset(self.preset)                                  # an unknown preset named now, not after the data are read
+
+def overfit_run(seed:int, folder, spec:OverfitSpec=None) -> tuple:
+    "One seed of `spec`, trained with `Trainer` and a `GeometryCallback` into folder/seed{seed}: (the callback's rows, the validation log: step, val_loss); a seed whose log is there is read, not run again."
+    if spec is not None and not isinstance(spec, OverfitSpec): raise TypeError(f"spec must be an OverfitSpec; got {type(spec).__name__}")
+    spec, seed = spec or OverfitSpec(), integer(seed, "seed", minimum=0)
+    if not isinstance(folder, (str, Path)): raise TypeError(f"folder must be a folder's path; got {type(folder).__name__}")
+    out = Path(folder) / f"seed{seed}"
+    callback_store = out / "geometry"
+    log_path = out / "val_log.csv"
+    if log_path.is_file(): return monitor_rows(callback_store, f"seed{seed}"), pd.read_csv(log_path)
+    preset = get_preset(spec.preset)
+    tokenizer = preset_tokenizer(spec.preset)
+    texts = split_documents(max_chars=preset.max_chars)
+    window = lambda ids: {"input_ids": torch.tensor(ids), "labels": torch.tensor(ids)}
+    train = [window(r) for r in token_chunks(tokenizer, texts["train"], "decoder", preset.ctx)[:spec.windows]]
+    val = [window(r) for r in token_chunks(tokenizer, texts["val"], "decoder", preset.ctx)[:spec.val_windows]]
+    monitor = MonitorSpec(every=spec.every, drift_points=spec.drift_points)
+    callback = GeometryCallback(tokenizer, texts["val"], callback_store, monitor=monitor, run=f"seed{seed}",
+                                n_tokens=spec.n_tokens, window=preset.ctx - 1, batch_size=spec.n_tokens)
+    log = []
+    class ValLog(TrainerCallback):
+        def on_evaluate(self, args, state, control, metrics=None, **kwargs): log.append(dict(step=state.global_step, val_loss=metrics["eval_loss"]))
+    args = TrainingArguments(output_dir=str(out / "trainer"), per_device_train_batch_size=spec.batch, per_device_eval_batch_size=spec.batch,
+                             max_steps=spec.steps, learning_rate=spec.learning_rate, lr_scheduler_type="constant_with_warmup",
+                             warmup_steps=spec.warmup_steps, eval_strategy="steps", eval_steps=spec.every, save_strategy="no",
+                             logging_steps=spec.steps, report_to=[], use_cpu=True, disable_tqdm=True, seed=seed, data_seed=seed)
+    torch.manual_seed(seed)
+    trainer = Trainer(model=build_model("decoder", spec.preset, seed=seed), args=args, train_dataset=train, eval_dataset=val, callbacks=[callback, ValLog()])
+    trainer.evaluate()                                                      # step 0: the untrained model's loss (ValLog)
+    trainer.train()
+    table = pd.DataFrame(log).drop_duplicates("step", keep="last").sort_values("step")
+    atomic_write(log_path, table.to_csv(index=False).encode())
+    return callback.rows(), table
