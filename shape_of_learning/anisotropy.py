@@ -15,7 +15,7 @@ import scipy.linalg
 import scipy.linalg.blas
 import scipy.linalg.lapack
 import torch
-from .knn import HALF_PRECISION, Points, as_matrix, as_points, numba_threads, points, rank_pair, sqrt64, square_safe
+from .knn import DUPLICATE_ULPS, Points, as_matrix, as_points, numba_threads, points, rank_pair, resolution_of, sqrt64, square_safe
 from .checks import integer, number, flag, choice, device as check_device
 from fastcore.basics import patch
 
@@ -310,22 +310,17 @@ def fit_ranks(ranks, above:int) -> tuple:
 
 # %% ../nbs/01_anisotropy.ipynb #c99276a8
 def unit_roundoff(X) -> float:
-    "u of the dtype X is measured in (half the machine epsilon): float32's for float32, float16 and bfloat16 (`knn.resolution_of`'s rule), float64's for float64 and integers."
-    dtype = (X.data if isinstance(X, Points) else as_matrix(X)).dtype
-    if dtype in HALF_PRECISION: dtype = torch.float32
-    return torch.finfo(dtype if dtype.is_floating_point else torch.float64).eps / 2
+    "u of the dtype X is measured in (half the machine epsilon): float32's for float32, float16 and bfloat16, float64's for float64 and integers; `knn.resolution_of`'s rule of the dtype, without its DUPLICATE_ULPS."
+    return resolution_of(X.data if isinstance(X, Points) else X) / (2 * DUPLICATE_ULPS)
 
 # %% ../nbs/01_anisotropy.ipynb #c4469be7
 def resolved_count(X, shares:np.ndarray, center:bool, rounding:float, device=None, moments:Moments=None) -> int:
     "How many of the descending `shares` of X's spectrum (`spectrum(X, center)`) are of directions its stored values resolve: sigma_i > rounding ||X||_F (Weyl: rounding each entry by `rounding` relative moves each singular value, centred or not, by at most that)."
     center, rounding = flag(center, "center"), number(rounding, "rounding", minimum=0, maximum=0.5)
-    if moments is not None:
-        _check_moments(X, moments, device)                   # X counted against them; a wrong device named
-        raw, total = moments.sq, (moments.sq_centered if center else moments.sq)
-    else:
-        T = square_safe(as_points(X, min_points=2, device=device).double())[0]   # one scale for both norms: their ratio is exact
-        raw = T.square().sum().item()
-        total = _center(T).square().sum().item() if center else raw
+    if moments is not None: _check_moments(X, moments, device)    # X counted against them; a wrong device named
+    else: X = points(X, device=device)                            # checked and converted once, for both norms
+    raw = _total(X, False, device, moments)                       # ||X||_F^2 and the total the shares are of, as `spectrum` squares them
+    total = _total(X, True, device, moments) if center else raw
     return int((shares > (rounding ** 2 * raw / total if rounding else 0.0)).sum())
 
 # %% ../nbs/01_anisotropy.ipynb #e3da12f0

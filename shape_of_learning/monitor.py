@@ -6,8 +6,8 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/monitor.html.md"""
 
 # %% ../nbs/11g_monitor.ipynb #2810ef59
 from __future__ import annotations
-import gc, io, math, time
-from dataclasses import dataclass, field, replace
+import gc, hashlib, io, shutil, time
+from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -15,6 +15,7 @@ import torch
 from transformers import Trainer, TrainerCallback, TrainingArguments
 from . import style
 from .checks import flag, integer, number
+from .data import TextSource
 from .store import ResultStore, job_key, job_hash, atomic_write
 from .profile import ProfileSpec, profile_spec, layer_profile, layer_vectors
 from .neighbours import pair_geometry, linear_cka
@@ -58,6 +59,15 @@ def layer_drift(before:dict, after:dict, k:int=30) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["layer", "metric", "value", "n_vectors", "k"])
 
 # %% ../nbs/11g_monitor.ipynb #dacac20a
+def _probe_id(source):
+    "The probe text's identity in the store's keys: a TextSource's name and fingerprint, documents by a hash of their text, named sources each."
+    if isinstance(source, TextSource): return f"{source.name}@{source.fingerprint}"
+    if isinstance(source, dict): return {str(name): _probe_id(s) for name, s in source.items()}
+    if isinstance(source, (list, tuple)) and not all(isinstance(d, str) for d in source): return [_probe_id(s) for s in source]
+    digest = hashlib.sha256()
+    for document in ([source] if isinstance(source, str) else source): digest.update(str(document).encode() + b"\0")
+    return f"documents@{digest.hexdigest()[:16]}"
+
 class GeometryCallback(TrainerCallback):
     "Hugging Face `Trainer` callback: the layer profile of the model being trained, on the same probe windows at every measurement, with each layer's drift since the last, as rows in a `ResultStore` keyed by run and step."
     def __init__(
@@ -74,7 +84,8 @@ class GeometryCallback(TrainerCallback):
     ):
         if not isinstance(run, str) or not run: raise TypeError(f"run must be a non-empty str naming the run; got {run!r}")
         base = spec if spec is not None else ProfileSpec(metrics=("anisotropy", "twonn", "rankme"), n_tokens=2048, window=127, batch_size=2048)
-        self.tokenizer, self.source, self.run = tokenizer, source, run
+        if not isinstance(source, (str, TextSource, list, tuple, dict)): source = list(source)   # read at every measurement: a generator once
+        self.tokenizer, self.source, self.run, self.probe = tokenizer, source, run, _probe_id(source)
         self.spec = profile_spec(base, **options)
         self.monitor = MonitorSpec() if monitor is None else monitor
         if not isinstance(self.monitor, MonitorSpec): raise TypeError(f"monitor must be a MonitorSpec; got {type(self.monitor).__name__}")
@@ -85,11 +96,11 @@ class GeometryCallback(TrainerCallback):
 
     def key(self, step:int) -> dict:
         "The store key of the run's measurement at `step`."
-        return job_key(run=self.run, step=integer(step, "step", minimum=0), measure="monitor", spec=self.spec.key(),
+        return job_key(run=self.run, step=integer(step, "step", minimum=0), measure="monitor", spec=self.spec.key(), probe=self.probe,
                        drift=self.monitor.drift, drift_points=self.monitor.drift_points, drift_k=self.monitor.drift_k)
 
     def _drift_file(self) -> Path:
-        return self.store.path / "monitor" / f"{job_hash(dict(run=self.run, spec=self.spec.key(), drift_points=self.monitor.drift_points))}.pt"
+        return self.store.path / "monitor" / f"{job_hash(dict(run=self.run, spec=self.spec.key(), probe=self.probe, drift_points=self.monitor.drift_points))}.pt"
 
     def _previous(self, step:int):
         "The drift vectors of the latest measurement before `step` ({'step', 'vectors'}), or None (none, a later one: a resumed run, or a damaged file)."
@@ -101,6 +112,7 @@ class GeometryCallback(TrainerCallback):
 
     def measure(self, model, step:int, tokens=None, epoch=None, event:str="step") -> pd.DataFrame:
         "Profile `model` now (no gradients, eval mode, put back as it was) and store the rows under `step`; a step already stored is not measured again (None)."
+        if not isinstance(model, torch.nn.Module): raise TypeError(f"model must be the torch model being trained; got {type(model).__name__}")
         step = integer(step, "step", minimum=0)
         if self.store.done(self.key(step)): return None
         started, was_training = time.perf_counter(), model.training
@@ -266,7 +278,7 @@ class OverfitSpec:
         get_preset(self.preset)                                  # an unknown preset named now, not after the data are read
 
 def overfit_run(seed:int, folder, spec:OverfitSpec=None) -> tuple:
-    "One seed of `spec`, trained with `Trainer` and a `GeometryCallback` into folder/seed{seed}: (the callback's rows, the validation log: step, val_loss); a seed whose log is there is read, not run again."
+    "One seed of `spec`, trained with `Trainer` and a `GeometryCallback` into folder/seed{seed}: (the callback's rows, the validation log: step, val_loss); a seed whose log is there is read, not run again, and one killed before its log is trained again from step 0 (its partial rows dropped, not mixed with the new run's)."
     if spec is not None and not isinstance(spec, OverfitSpec): raise TypeError(f"spec must be an OverfitSpec; got {type(spec).__name__}")
     spec, seed = spec or OverfitSpec(), integer(seed, "seed", minimum=0)
     if not isinstance(folder, (str, Path)): raise TypeError(f"folder must be a folder's path; got {type(folder).__name__}")
@@ -274,6 +286,7 @@ def overfit_run(seed:int, folder, spec:OverfitSpec=None) -> tuple:
     callback_store = out / "geometry"
     log_path = out / "val_log.csv"
     if log_path.is_file(): return monitor_rows(callback_store, f"seed{seed}"), pd.read_csv(log_path)
+    if callback_store.exists(): shutil.rmtree(callback_store)          # a killed run's rows: the seed is trained again from step 0
     preset = get_preset(spec.preset)
     tokenizer = preset_tokenizer(spec.preset)
     texts = split_documents(max_chars=preset.max_chars)
