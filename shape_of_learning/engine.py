@@ -217,7 +217,7 @@ def _chain_values(A, B, k:int, batches:list, reuse:dict) -> list:
 
 # %% ../nbs/02b_engine.ipynb #c1d1c617
 def pair_batch_values(A, B, metric, batches:list, group:int=None, reuse:dict=None) -> list:
-    "`metric.fn(A[batch], B[batch], **metric.params)` for every batch (a `PairGeometry` each): for `pair_geometry`, the batches `group` at a time (default `group_size`; a group of 1, the CPU's, through `neighbours.chain_geometry`). `reuse`: a dict kept across the pairs of a chain of layers; B's distances stay there, and the next call whose A holds the same points reads them instead of computing them again."
+    "`metric.fn(A[batch], B[batch], **metric.params)` for every batch (its result each: a `PairGeometry`, or CKA's float): for `pair_geometry`, the batches `group` at a time (default `group_size`; a group of 1, the CPU's, through `neighbours.chain_geometry`). `reuse`: a dict kept across the pairs of a chain of layers; B's distances stay there, and the next call whose A holds the same points reads them instead of computing them again."
     for X, name in ((A, "A"), (B, "B")):
         if not isinstance(X, torch.Tensor) or X.ndim != 2: raise TypeError(f"{name} must be a 2-D torch tensor (one layer's vectors); got {type(X).__name__}")
     if len(A) != len(B): raise ValueError(f"A and B must hold the same points (row i of each: one token); got {len(A)} and {len(B)} rows")

@@ -1,4 +1,4 @@
-"""A Hugging Face `Trainer` callback that profiles the model being trained every N steps on the same probe windows, with each layer's drift since the last measurement (neighbourhood overlap, information imbalance, linear CKA), into a results store that a resumed run continues.
+"""A Hugging Face `Trainer` callback that profiles the model being trained every N steps on the same probe windows, with each layer's drift since the last measurement (neighbourhood overlap, information imbalance, linear CKA), into a results store that a resumed run continues; the same drift between a series' saved checkpoints, drawn as a map of which layers move and when.
 
 Docs: https://shape-of-learning.github.io/shape_of_learning/monitor.html.md"""
 
@@ -14,16 +14,20 @@ import pandas as pd
 import torch
 from transformers import Trainer, TrainerCallback, TrainingArguments
 from . import style
-from .checks import flag, integer, number
+from .checks import flag, integer, number, device as check_device, dtype as check_dtype
 from .data import TextSource
 from .store import ResultStore, job_key, job_hash, atomic_write
-from .profile import ProfileSpec, profile_spec, layer_profile, layer_vectors
+from .profile import ProfileSpec, profile_spec, layer_profile, layer_vectors, auto_progress
+from .hidden import layer_indices, layer_names
+from .catalog import Checkpoint
+from .models import load_model
 from .neighbours import pair_geometry, linear_cka
 from .train import build_model, preset_tokenizer, split_documents, token_chunks, get_preset
 
 # %% auto #0
-__all__ = ['DRIFT_METRICS', 'STOPPING_RULES', 'MonitorSpec', 'layer_drift', 'GeometryCallback', 'monitor_rows', 'monitor_figure',
-           'patience_stop', 'plateau_stop', 'stopping_verdict', 'OverfitSpec', 'overfit_run']
+__all__ = ['DRIFT_METRICS', 'MONITOR_PROFILE', 'MOVED', 'STOPPING_RULES', 'MonitorSpec', 'layer_drift', 'drift_vectors',
+           'GeometryCallback', 'monitor_rows', 'monitor_figure', 'checkpoint_drift', 'drift_figure', 'patience_stop',
+           'plateau_stop', 'stopping_verdict', 'OverfitSpec', 'overfit_run']
 
 # %% ../nbs/11g_monitor.ipynb #7c20fe91
 @dataclass(frozen=True)
@@ -58,6 +62,17 @@ def layer_drift(before:dict, after:dict, k:int=30) -> pd.DataFrame:
         rows += [dict(layer=layer, metric=name, value=value, n_vectors=pair.n_points, k=k) for name, value in values.items()]
     return pd.DataFrame(rows, columns=["layer", "metric", "value", "n_vectors", "k"])
 
+# %% ../nbs/11g_monitor.ipynb #b366f9e2
+MONITOR_PROFILE = ProfileSpec(metrics=("anisotropy", "twonn", "rankme"), n_tokens=2048, window=127, batch_size=2048)
+
+def drift_vectors(model, tokenizer, source, spec:ProfileSpec=None, points:int=1024) -> dict:
+    "{layer: (points, d) float32 CPU vectors}: the first `points` tokens of the probe's windows under `spec` (default `MONITOR_PROFILE`) at every layer it measures, what a drift compares."
+    spec = MONITOR_PROFILE if spec is None else spec
+    if not isinstance(spec, ProfileSpec): raise TypeError(f"spec must be a ProfileSpec (or None: MONITOR_PROFILE); got {type(spec).__name__}")
+    layers = layer_indices(spec.layers, layer_names(model.config))
+    vectors = layer_vectors(model, tokenizer, source, layers, spec=spec, progress=False, n_tokens=integer(points, "points", minimum=3))
+    return {layer: v.detach().float().cpu() for layer, v in vectors.items()}
+
 # %% ../nbs/11g_monitor.ipynb #dacac20a
 def _probe_id(source):
     "The probe text's identity in the store's keys: a TextSource's name and fingerprint, documents by a hash of their text, named sources each."
@@ -83,7 +98,7 @@ class GeometryCallback(TrainerCallback):
         **options,                 # ProfileSpec fields, e.g. n_tokens=4096
     ):
         if not isinstance(run, str) or not run: raise TypeError(f"run must be a non-empty str naming the run; got {run!r}")
-        base = spec if spec is not None else ProfileSpec(metrics=("anisotropy", "twonn", "rankme"), n_tokens=2048, window=127, batch_size=2048)
+        base = spec if spec is not None else MONITOR_PROFILE
         if not isinstance(source, (str, TextSource, list, tuple, dict)): source = list(source)   # read at every measurement: a generator once
         self.tokenizer, self.source, self.run, self.probe = tokenizer, source, run, _probe_id(source)
         self.spec = profile_spec(base, **options)
@@ -121,10 +136,7 @@ class GeometryCallback(TrainerCallback):
             with torch.no_grad():
                 rows = layer_profile(model, self.tokenizer, self.source, spec=self.spec, progress=False)
                 if self.monitor.drift:
-                    layers = sorted(set(rows.layer))
-                    vectors = layer_vectors(model, self.tokenizer, self.source, layers, spec=self.spec, progress=False,
-                                            n_tokens=self.monitor.drift_points)
-                    vectors = {layer: v.detach().float().cpu() for layer, v in vectors.items()}
+                    vectors = drift_vectors(model, self.tokenizer, self.source, self.spec, self.monitor.drift_points)
                     previous = self._previous(step)
                     if previous is not None:
                         drift = layer_drift(previous["vectors"], vectors, k=self.monitor.drift_k)
@@ -204,6 +216,118 @@ def monitor_figure(rows:pd.DataFrame, metric:str, ax=None):
     ax.set_xlabel("training step"); ax.set_ylabel(style.label(metric))
     ax.legend(fontsize=7, ncols=2 if len(layers) > 4 else 1, frameon=False)
     return fig if fig is not None else ax
+
+# %% ../nbs/11g_monitor.ipynb #2ee56c05
+def _series(checkpoints) -> list:
+    "One run's checkpoints in step order, checked: each a catalog.Checkpoint with a step, no step twice, at least two."
+    if isinstance(checkpoints, (str, Path, Checkpoint)) or not hasattr(checkpoints, "__iter__"):
+        raise TypeError(f"checkpoints must be a list of catalog.Checkpoint (catalog.local_checkpoints(folder) makes one); got {type(checkpoints).__name__}")
+    checkpoints = list(checkpoints)
+    for i, ck in enumerate(checkpoints):
+        if not isinstance(ck, Checkpoint): raise TypeError(f"checkpoints item {i} must be a catalog.Checkpoint; got {type(ck).__name__}")
+        if ck.step is None: raise ValueError(f"checkpoint {ck.name} has no step: the drift orders checkpoints by their training step")
+    steps = sorted(ck.step for ck in checkpoints)
+    twice = sorted({s for s in steps if steps.count(s) > 1})
+    if twice: raise ValueError(f"two checkpoints at step {twice[0]}: one run's series has one checkpoint per step")
+    if len(checkpoints) < 2: raise ValueError(f"a drift compares consecutive checkpoints; got {len(checkpoints)}")
+    return sorted(checkpoints, key=lambda ck: ck.step)
+
+# %% ../nbs/11g_monitor.ipynb #a80959fd
+def checkpoint_drift(
+    checkpoints,                # one run's checkpoints (catalog.Checkpoint, each with its step), in any order
+    source,                     # the probe text: a data.TextSource or documents (the same windows at every checkpoint)
+    store,                      # a ResultStore or a folder: one job per consecutive pair (a killed sweep resumes)
+    spec:ProfileSpec=None,      # the windows and policies (default MONITOR_PROFILE); its metrics are not used
+    monitor:MonitorSpec=None,   # drift_points and drift_k (default MonitorSpec())
+    tokenizer=None,             # a tokenizer for checkpoints saved without one (a Trainer's); default: each checkpoint's own
+    dtype=None,                 # as `models.load_model` takes it (default: as stored)
+    device=None,                # where to run the forward passes (default CPU)
+    progress:bool=None,         # a bar over the pairs (None: in a notebook or a terminal)
+    **options,                  # ProfileSpec fields, e.g. window=127, n_tokens=...
+) -> pd.DataFrame:
+    "How far each layer moved between consecutive checkpoints of one run, on the same probe tokens: `layer_drift` of each pair in step order, one row per (later) step, layer and metric, with `previous_step`; stored pairs are read, not measured again."
+    checkpoints = _series(checkpoints)
+    check_device(device, "device", none="the CPU"); check_dtype(dtype, "dtype")      # refused by name before any checkpoint loads
+    spec = profile_spec(MONITOR_PROFILE if spec is None else spec, **options)
+    monitor = MonitorSpec() if monitor is None else monitor
+    if not isinstance(monitor, MonitorSpec): raise TypeError(f"monitor must be a MonitorSpec; got {type(monitor).__name__}")
+    store = store if isinstance(store, ResultStore) else ResultStore(store)
+    probe = _probe_id(source)
+    def key(before, after):
+        return job_key(measure="drift", step=after.step, previous_step=before.step, checkpoint=after.name, previous=before.name,
+                       fingerprint=after.fingerprint, previous_fingerprint=before.fingerprint, spec=spec.key(), probe=probe,
+                       drift_points=monitor.drift_points, drift_k=monitor.drift_k, dtype=None if dtype is None else str(dtype))
+    def vectors_of(ck):
+        model, own, _ = load_model(ck.model, revision=ck.revision, dtype=dtype, device=device, tokenizer=tokenizer or ck.tokenizer or True)
+        try: return drift_vectors(model, tokenizer or own, source, spec, monitor.drift_points), layer_names(model.config)
+        finally:
+            del model; gc.collect()
+            if torch.cuda.is_available(): torch.cuda.empty_cache()
+    pairs = list(zip(checkpoints, checkpoints[1:]))
+    bar = None
+    if auto_progress(progress):
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(pairs), desc="drift", unit="pair", leave=False)
+    held, measured = None, []                       # held: (checkpoint, its vectors, its layer names), the last one loaded
+    for before, after in pairs:
+        if not store.done(key(before, after)):
+            if held is None or held[0] != before: held = (before, *vectors_of(before))
+            vectors, names = vectors_of(after)
+            rows = layer_drift(held[1], vectors, k=monitor.drift_k)
+            rows = rows.assign(layer_name=rows.layer.map(dict(enumerate(names))), step=after.step, previous_step=before.step,
+                               checkpoint=after.name, previous_checkpoint=before.name, tokens=np.nan if after.tokens is None else float(after.tokens))
+            store.write(key(before, after), rows)
+            held = (after, vectors, names)
+            measured.append(after.step)
+        if bar is not None: bar.update()
+    if bar is not None: bar.close()
+    out = store.table([key(b, a) for b, a in pairs]).sort_values(["step", "layer", "metric"], kind="stable").reset_index(drop=True)
+    out.attrs["measured"] = measured                # the later steps of the pairs measured by this call (the rest were stored)
+    return out
+
+# %% ../nbs/11g_monitor.ipynb #bd6bc311
+MOVED = {"drift_overlap": True, "drift_cka": True, "drift_imbalance_forward": False, "drift_imbalance_backward": False}   # drawn as 1 - value
+
+@style.styled
+def drift_figure(rows:pd.DataFrame, metric:str="drift_cka", axes=None, run_names:list=None):
+    "How far each layer moved between consecutive measurements, a map per run (layers down, steps across; a log colour scale, lighter = less moved): 1 - CKA or 1 - overlap, or an imbalance; from `monitor_rows` or `checkpoint_drift`; into `axes`, else a figure of one panel per run."
+    from matplotlib.colors import LogNorm
+    if not isinstance(rows, pd.DataFrame): raise TypeError(f"rows must be the DataFrame of `monitor_rows` or `checkpoint_drift`; got {type(rows).__name__}")
+    if metric not in MOVED: raise ValueError(f"metric must be a drift metric, one of {list(MOVED)}; got {metric!r}")
+    lacking = [c for c in ("step", "layer", "metric", "value") if c not in rows.columns]
+    if lacking: raise ValueError(f"rows lacks the columns {lacking}; got {list(rows.columns)}")
+    part = rows[rows.metric == metric]
+    if not len(part): raise ValueError(f"no rows of {metric!r}: the rows hold {sorted(set(rows.metric))} (a drift needs two measurements)")
+    part = part.assign(run=part.run if "run" in part else "run")
+    runs = list(dict.fromkeys(part.run)) if run_names is None else list(run_names)
+    missing = [r for r in runs if r not in set(part.run)]
+    if missing: raise ValueError(f"no drift rows of runs {missing}; the rows hold {sorted(set(part.run))}")
+    fig = None
+    if axes is None: fig, axes = style.figure(len(runs), "one" if len(runs) == 1 else "two", ncols=len(runs), height=2.2)
+    axes = list(np.atleast_1d(axes))
+    if len(axes) != len(runs): raise ValueError(f"axes holds {len(axes)} panels for {len(runs)} runs")
+    values = 1 - part.value if MOVED[metric] else part.value
+    positive = values[values > 0]
+    if not len(positive): raise ValueError(f"every {metric!r} row says no layer moved: nothing to draw on a log scale")
+    top = float(positive.max())
+    norm = LogNorm(vmin=max(float(positive.min()), top * 1e-4), vmax=top)   # drift spans decades: the first steps' and the late ones'
+    for position, (ax, run) in enumerate(zip(axes, runs)):
+        one = part[part.run == run].assign(moved=values[part.run == run])
+        grid = one.pivot_table(index="layer", columns="step", values="moved", aggfunc="mean")
+        image = ax.imshow(grid.clip(lower=norm.vmin).values, aspect="auto", cmap="magma_r", norm=norm, interpolation="nearest")
+        names = one.drop_duplicates("layer").set_index("layer").layer_name if "layer_name" in one else None
+        ax.set_yticks(range(len(grid.index)), [style.label(names[l]) if names is not None and isinstance(names[l], str) else f"layer {l}" for l in grid.index])
+        ticks = np.unique(np.linspace(0, len(grid.columns) - 1, min(4, len(grid.columns))).round().astype(int))
+        ax.set_xticks(ticks, [f"{grid.columns[t]:,}" for t in ticks])
+        ax.set_xlabel("training step"); ax.set_title(str(run))
+        if position == 0: ax.set_ylabel("layer")
+        else: ax.tick_params(labelleft=False)                     # the same layers as the first panel's
+    short = {"drift_cka": "1 − CKA", "drift_overlap": "1 − overlap", "drift_imbalance_forward": "Δ(before → after)",
+             "drift_imbalance_backward": "Δ(after → before)"}[metric]
+    label = f"{short} with the step before"
+    owner = fig if fig is not None else axes[0].figure
+    owner.colorbar(image, ax=axes, label=label, fraction=0.05, pad=0.02)
+    return fig if fig is not None else axes
 
 # %% ../nbs/11g_monitor.ipynb #1d42605e
 def patience_stop(curve:pd.Series, patience:int=5, lower_is_better:bool=True) -> tuple:

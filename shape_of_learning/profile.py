@@ -15,7 +15,7 @@ import torch
 from .anisotropy import anisotropy, average_cosine, InterSim, IntraSim, rankme, alpha_req, massive_ratio
 from .knn import as_matrix, as_points
 from .intrinsic_dim import twonn, mada, mom, mle, gride, batch_indices
-from .neighbours import pair_geometry
+from .neighbours import pair_geometry, linear_cka
 from .engine import free_memory, layer_batch_values, pair_batch_values
 from .data import TextSource, Windows, checked_documents, token_windows
 from .models import model_kind
@@ -86,6 +86,8 @@ METRICS = {m.name: m for m in (
                  "predict this one's (Glielmo et al.)"),
     Metric("imbalance_backward", pair_geometry, "pair", dict(k=30), k=30, reads="imbalance_backward",
            about="information imbalance Delta(this layer -> previous one)"),
+    Metric("cka", linear_cka, "pair", about="linear CKA with the previous measured layer: the similarity of the two centred clouds, "
+           "1 for a rotation and rescaling (Kornblith et al.)"),
     Metric("avg_cos", average_cosine, "whole", dict(center=False), stream="intersim", about="average cosine of all pairs"),
     Metric("avg_cos_centered", average_cosine, "whole", dict(center=True), about="average cosine after removing the mean"),
     Metric("intersim", InterSim, "stream", stream="intersim", about="InterSim: average cosine of all pairs (paper 2)"),
@@ -329,15 +331,17 @@ def cached_windows(docs, tokenizer, window:int, n_windows:int, seed:int, source_
 
 # %% ../nbs/06a_profile.ipynb #0314946e
 def pair_rows(A, B, metrics, batch_size:int=4096, seed:int=0, reuse:dict=None) -> list:
-    "One dict (metric, value, std, n_batches) per pair metric of `metrics`, between two layers' vectors of the same points (row i of A and of B: one token); `reuse`: a dict kept along a chain of layers, where a GPU keeps B's distances for the next call whose A is this B (`engine.pair_batch_values`)."
+    "One dict (metric, value, std, n_batches) per pair metric of `metrics` (in their order), between two layers' vectors of the same points (row i of A and of B: one token); `reuse`: a dict kept along a chain of layers, where a GPU keeps B's distances for the next call whose A is this B (`engine.pair_batch_values`)."
     ms = [m for m in get_metrics(metrics) if m.scope == "pair"]
     if not ms: return []
     n_A, n_B = len(_points(A, "A")), len(_points(B, "B"))       # checked here; measured as stored
     if n_A != n_B: raise ValueError(f"A and B must be the same points at two layers; they have {n_A} and {n_B} rows")
     A, B = as_matrix(A), as_matrix(B)
-    values = {m.name: [] for m in ms}                 # one geometry per batch, shared by every pair metric (checked in the registry)
-    for geometry in pair_batch_values(A, B, ms[0], batch_indices(n_A, batch_size, True, seed), reuse=reuse):
-        for m in ms: values[m.name].append(float(getattr(geometry, m.reads)))
+    batches, values = batch_indices(n_A, batch_size, True, seed), {m.name: [] for m in ms}
+    for fn in dict.fromkeys(m.fn for m in ms):        # one computation per batch and function, shared by its metrics (the registry's check)
+        shared = [m for m in ms if m.fn is fn]
+        for result in pair_batch_values(A, B, shared[0], batches, reuse=reuse if fn is pair_geometry else None):
+            for m in shared: values[m.name].append(float(getattr(result, m.reads) if m.reads else result))
     return [dict(metric=name, value=float(np.mean(v)), std=float(np.std(v)), n_batches=len(v)) for name, v in values.items()]
 
 # %% ../nbs/06a_profile.ipynb #a3e76f11

@@ -166,7 +166,9 @@ LABELS = {
     "rankme_reptrix": "RankMe (reptrix's rule)", "alpha_req_google": "α-ReQ (google-research's slope)",
     "alpha_req_reptrix": "α-ReQ (reptrix's ranks 11-100)",
     "overlap": "neighbour overlap with the layer before", "imbalance_forward": "Δ(layer before → layer)",
-    "imbalance_backward": "Δ(layer → layer before)", "previous_layer": "the layer before",
+    "imbalance_backward": "Δ(layer → layer before)", "cka": "linear CKA with the layer before",
+    "drift_overlap": "neighbour overlap with the step before", "drift_imbalance_forward": "Δ(step before → step)",
+    "drift_imbalance_backward": "Δ(step → step before)", "drift_cka": "linear CKA with the step before", "previous_layer": "the layer before",
     "special drop": "special tokens dropped", "special keep": "special tokens kept",
     # labelled text sets (probes)
     "polarity": "polarity sentences", "wiki-topics": "Wikipedia summaries by topic", "SST2": "SST-2 sentences",
