@@ -247,6 +247,7 @@ class GpuProfile:
     float64_peak: float        # published float64 peak, FLOP/s (on float64 tensor cores where the GPU has them)
     metric_seconds: tuple = GPU_METRIC_SECONDS    # (t0, t1) of plan.GpuMetrics; None: the metrics on the host, at host_flops
     host_flops: float = HOST_FLOPS
+    spectra: str = "auto"      # plan.GpuMetrics.spectra: "auto" (float32-checked where float64 < 1/8 of float32: the T4), "float64", "float32-checked"
 
     def __post_init__(self):            # the float32 and float64 peaks may be infinite: products that take no time ("metrics free")
         for k in ("name", "key", "dtype"): _text(getattr(self, k), f"GpuProfile.{k}")
@@ -266,7 +267,7 @@ class GpuProfile:
     def calibration(self) -> Calibration:
         "The profile as the `plan.Calibration` that a plan takes."
         metrics = None if self.metric_seconds is None else \
-                  GpuMetrics(self.share * self.float32_peak, self.share * self.float64_peak, *self.metric_seconds)
+                  GpuMetrics(self.share * self.float32_peak, self.share * self.float64_peak, *self.metric_seconds, spectra=self.spectra)
         return Calibration(self.name, self.dtype, self.flops, self.host_flops, self.memory, COLAB_HOST_MEMORY, 2, metrics)
 
 # %% ../nbs/11d_runtime.ipynb #8ef4f3d4
