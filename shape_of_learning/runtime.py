@@ -18,6 +18,7 @@ from .models import model_kind
 from .reproduce import get_task
 from .plan import HubMetadata, HubFile, Calibration, GpuMetrics, GPU_METRIC_SECONDS, BANDWIDTH, shape_of, checkpoint_plan, summarize, task_config, to_measure
 from .plan import plan_rate, plan_rows, plan_tasks
+from .engine import SPECTRA
 from .checks import choice, integer, number, dtype as checked_dtype
 
 # %% auto #0
@@ -260,6 +261,7 @@ class GpuProfile:
         if t is not None and not (isinstance(t, tuple) and len(t) == 2):
             raise TypeError(f"GpuProfile.metric_seconds must be None or a (t0, t1) pair of seconds; got {t!r:.80}")
         if t is not None: [number(v, f"GpuProfile.metric_seconds[{i}]", minimum=0) for i, v in enumerate(t)]
+        choice(self.spectra, "GpuProfile.spectra", SPECTRA)
 
     @property
     def flops(self) -> float: return self.share * self.peak
