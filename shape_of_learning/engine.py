@@ -8,16 +8,19 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/engine.html.md"""
 from __future__ import annotations
 import inspect
 import math
+from contextlib import contextmanager
 import numpy as np
 import torch
-from .checks import integer, flag, indices, device as check_device
+from .checks import integer, flag, choice, indices, device as check_device
 from .knn import KNN, as_points, batched_knn, measured, resolution_of
 from .anisotropy import Moments, anisotropy, moments, reads_center
 from .intrinsic_dim import distinct_knn
 from .neighbours import PairGeometry, batched_pairs, chain_geometry, pair_geometry
 
 # %% auto #0
-__all__ = ['GROUP', 'batch_stack', 'group_size', 'stacked', 'batched_moments', 'batched_tolerance', 'spectra_needed',
+__all__ = ['GROUP', 'SPECTRA', 'FLOAT64_SHARE', 'GRAM_BLOCK', 'TOP_TOLERANCE', 'FULL_TOLERANCE', 'FLOAT64_SHARES',
+           'UNIT_ROUNDOFF32', 'batch_stack', 'group_size', 'stacked', 'batched_moments', 'float64_share',
+           'spectra_mode', 'checked_moments', 'batched_tolerance', 'spectra_needed', 'spectra_top_only',
            'layer_batch_values', 'free_memory', 'pair_batch_values']
 
 # %% ../nbs/02b_engine.ipynb #32f17272
@@ -85,10 +88,13 @@ def stacked(points:torch.Tensor, batches:list, group:int) -> list:
     return out
 
 # %% ../nbs/02b_engine.ipynb #f4349f93
-def batched_moments(X:torch.Tensor, centers:tuple) -> list:
-    "`Moments` of each batch of X (B, n, d), n > d, with the eigenvalues of each center in `centers` solved in one batched call; every value on the host."
+def batched_moments(X:torch.Tensor, centers:tuple, spectra:str="float64", top_only:tuple=()) -> list:
+    "`Moments` of each batch of X (B, n, d), n > d, with the eigenvalues of each center in `centers` solved in one batched call; every value on the host. `spectra`: 'float64' (the float64 Gram and eigenvalues), 'float32-checked' (`checked_moments`: in float32, each batch checked, the batches that fail solved here in float64) or 'auto' (`spectra_mode`); `top_only`: the centers whose metrics read the top eigenvalue only (anisotropy)."
     B, n, d = batch_stack(X).shape
     centers = tuple(flag(c, f"centers[{i}]") for i, c in enumerate(centers))
+    top_only = tuple(flag(c, f"top_only[{i}]") for i, c in enumerate(top_only))
+    if spectra != "float64" and spectra_mode(spectra, X.device, full=any(c not in top_only for c in centers)) == "float32-checked":
+        return checked_moments(X, centers, top_only)[0]
     Xd = X.double()
     mean = Xd.mean(1, keepdim=True)
     C = Xd - mean
@@ -106,6 +112,99 @@ def batched_moments(X:torch.Tensor, centers:tuple) -> list:
     host = {c: e.cpu() for c, e in solved.items()}
     mean, sq_c, sq, identical = mean.squeeze(1).cpu(), sq_c.tolist(), sq.tolist(), identical.tolist()
     return [Moments(None, mean[b], n, sq_c[b], sq[b], identical[b], {c: e[b] for c, e in host.items()}) for b in range(B)]
+
+# %% ../nbs/02b_engine.ipynb #f045382f
+SPECTRA = ("auto", "float64", "float32-checked")   # how the batched path solves the spectra (`spectra_mode`)
+FLOAT64_SHARE = 1 / 8       # "auto": float32-checked where the device's float64 rate is below this share of its float32 rate
+GRAM_BLOCK = 256            # rows per float32 block of the Gram matrix; the blocks' products summed in float64
+TOP_TOLERANCE = 1e-10       # relative width of the certified interval of a top eigenvalue (Kato-Temple), else the batch falls back
+FULL_TOLERANCE = 1e-6       # relative: Weyl's bound on every eigenvalue of a full spectrum (RankMe, alpha-ReQ), else the batch falls back
+FLOAT64_SHARES = {          # compute capability -> float64 / float32 peak rate (NVIDIA's published peaks)
+    (6, 0): 1 / 2, (7, 0): 1 / 2, (8, 0): 1 / 2, (9, 0): 1 / 2, (10, 0): 1 / 2,     # P100, V100, A100, H100 / H200, B200
+    (6, 1): 1 / 32, (7, 5): 1 / 32,                                               # Pascal cards, T4 and Turing
+    (8, 6): 1 / 64, (8, 9): 1 / 64, (12, 0): 1 / 64}                              # A10 / RTX 30, L4 / RTX 40, RTX 50
+
+def float64_share(device) -> float:
+    "The device's float64 matrix-product rate as a share of its float32 rate: 1/2 on a CPU (a vector register holds half as many) and on a GPU of `FLOAT64_SHARES` its published ratio (a T4: 1/32); 1/32 on a GPU not listed."
+    device = check_device(device, "device", default=torch.device("cpu"), none="the CPU")
+    if device.type != "cuda": return 1 / 2
+    return FLOAT64_SHARES.get(tuple(torch.cuda.get_device_capability(device)), 1 / 32)
+
+def spectra_mode(spectra:str, device, full:bool=False) -> str:
+    "'float64' or 'float32-checked': `spectra` itself, or for 'auto' float32-checked where the device's `float64_share` is below FLOAT64_SHARE and no metric reads a full spectrum (`full`: those fall back, so they go to float64 at once)."
+    spectra, full = choice(spectra, "spectra", SPECTRA), flag(full, "full")
+    if spectra != "auto": return spectra
+    return "float32-checked" if not full and float64_share(device) < FLOAT64_SHARE else "float64"
+
+# %% ../nbs/02b_engine.ipynb #73070530
+UNIT_ROUNDOFF32 = 2.0 ** -24        # u of float32
+
+@contextmanager
+def _exact_float32():
+    "float32 products computed in float32 on CUDA (no TF32, whatever the session set) while the float32 spectra are formed; the settings restored after."
+    precision, tf32 = torch.get_float32_matmul_precision(), torch.backends.cuda.matmul.allow_tf32
+    torch.set_float32_matmul_precision("highest"); torch.backends.cuda.matmul.allow_tf32 = False
+    try: yield
+    finally: torch.set_float32_matmul_precision(precision); torch.backends.cuda.matmul.allow_tf32 = tf32
+
+def _float32_gram(X:torch.Tensor) -> tuple:
+    "(X_c, mean, ||X_c||^2, ||X||^2, G) of each batch of X (B, n, d): centred in float64, G = X_c^T X_c from float32 products of GRAM_BLOCK rows summed in float64 (X_c scaled by a power of two for them)."
+    B, n, d = X.shape
+    Xd = X.double()
+    mean = Xd.mean(1, keepdim=True)
+    C = Xd - mean
+    C -= C.mean(1, keepdim=True)
+    sq_c = C.square().sum((1, 2))
+    sq = sq_c + n * mean.square().sum((1, 2))
+    top = C.abs().amax((1, 2))
+    scale = torch.exp2(-torch.ceil(torch.log2(torch.where(top > 0, top, 1.0))))[:, None, None]    # exact: largest entry in [1/2, 1]
+    G = torch.zeros(B, d, d, dtype=torch.float64, device=X.device)
+    with _exact_float32():
+        C32 = (C * scale).float()
+        for s in range(0, n, GRAM_BLOCK):
+            block = C32[:, s:s + GRAM_BLOCK]
+            G += (block.mT @ block).double()
+    G /= scale.square()
+    return C, mean, sq_c, sq, (G + G.mT) / 2
+
+def _weyl_bound(trace:torch.Tensor, top:torch.Tensor, n:int, d:int) -> torch.Tensor:
+    "How far each float32 eigenvalue may be from the exact one (Weyl): the blocked Gram's rounding (min(GRAM_BLOCK, n) + 3) u tr S, and the float32 eigensolver's d u |lambda_1|."
+    return (min(GRAM_BLOCK, n) + 3) * UNIT_ROUNDOFF32 * trace + d * UNIT_ROUNDOFF32 * top.abs()
+
+# %% ../nbs/02b_engine.ipynb #7066f49f
+def checked_moments(X:torch.Tensor, centers:tuple, top_only:tuple=()) -> tuple:
+    "([`Moments` of each batch of X (B, n, d)], [did the batch pass]): the spectra in float32, each batch checked (a top eigenvalue certified by Kato-Temple to TOP_TOLERANCE for the centers in `top_only`, every eigenvalue by Weyl to FULL_TOLERANCE for the others); a batch that fails any check is solved by the float64 path (`batched_moments`)."
+    B, n, d = batch_stack(X).shape
+    centers = tuple(flag(c, f"centers[{i}]") for i, c in enumerate(centers))
+    top_only = tuple(flag(c, f"top_only[{i}]") for i, c in enumerate(top_only))
+    C, mean, sq_c, sq, G = _float32_gram(X)
+    identical = (X == X[:, :1]).all(2).all(1)
+    passed, solved = ~identical, {}
+    for center in centers:
+        S, trace = (G, sq_c) if center else (G + n * mean.mT @ mean, sq)
+        if center in top_only:
+            w, V = torch.linalg.eigh(S.float())
+            w = w.double()
+            y = V[:, :, -1:].double()
+            y = y / torch.linalg.vector_norm(y, dim=1, keepdim=True)
+            Sy = C.mT @ (C @ y) if center else C.mT @ (C @ y) + n * mean.mT @ (mean @ y)
+            rho = (y * Sy).sum((1, 2))
+            r2 = (Sy - rho[:, None, None] * y).square().sum((1, 2))
+            gap = rho - (w[:, -2] + _weyl_bound(trace, w[:, -1], n, d)) if d > 1 else torch.full_like(rho, math.inf)
+            passed &= (rho > 0) & (gap > 0) & (r2 <= TOP_TOLERANCE * rho * gap)     # Kato-Temple: rho <= lambda_1 <= rho + r2 / gap
+            solved[center] = rho[:, None]                                             # the top eigenvalue only
+        else:
+            w = torch.linalg.eigvalsh(S.float()).double()
+            passed &= w[:, 0] * FULL_TOLERANCE >= _weyl_bound(trace, w[:, -1], n, d)  # every eigenvalue to FULL_TOLERANCE relative
+            solved[center] = w
+    passed = passed.tolist()
+    failed = [b for b in range(B) if not passed[b]]
+    again = dict(zip(failed, batched_moments(X[failed], centers))) if failed else {}
+    host = {c: e.cpu() for c, e in solved.items()}
+    mean, sq_c, sq, identical = mean.squeeze(1).cpu(), sq_c.tolist(), sq.tolist(), identical.tolist()
+    out = [again[b] if b in again else Moments(None, mean[b], n, sq_c[b], sq[b], identical[b], {c: e[b] for c, e in host.items()})
+           for b in range(B)]
+    return out, passed
 
 # %% ../nbs/02b_engine.ipynb #85e50c59
 def batched_tolerance(X:torch.Tensor) -> list:
@@ -131,8 +230,15 @@ def spectra_needed(ms) -> tuple:
     "The centers (True: the covariance, False: the raw second moments) whose eigenvalues the spectral metrics of `ms` read: `anisotropy.reads_center` of each, its `center` option, its function's default, or its convention's (reptrix's RankMe reads the covariance, google-research's alpha-ReQ the raw matrix)."
     return tuple(sorted({reads_center(m.fn, m.params) for m in _metrics(ms) if m.moments}))
 
+def spectra_top_only(ms) -> tuple:
+    "The centers of `spectra_needed(ms)` that only anisotropies read (their top eigenvalue); the others are read whole (RankMe, alpha-ReQ)."
+    reads = {}
+    for m in _metrics(ms):
+        if m.moments: reads.setdefault(reads_center(m.fn, m.params), set()).add(inspect.unwrap(m.fn) is anisotropy)
+    return tuple(sorted(c for c, tops in reads.items() if tops == {True}))
+
 # %% ../nbs/02b_engine.ipynb #1686d0c6
-def _group_values(X, ms, kmax) -> list:
+def _group_values(X, ms, kmax, spectra:str="auto") -> list:
     "Every metric of `ms` on each batch of X (B, n, d): batched kNN and moments, one transfer to the host, per-batch code only for a batch the batched search leaves (twins, an uncertified row)."
     B, n, d = X.shape
     knn_done, mos = torch.zeros(B, dtype=torch.bool), [None] * B
@@ -140,7 +246,7 @@ def _group_values(X, ms, kmax) -> list:
         dist, idx, knn_done = batched_knn(X, kmax)
         tolerance = batched_tolerance(X)
     centers = spectra_needed(ms)
-    if centers and n > d: mos = batched_moments(X, centers)
+    if centers and n > d: mos = batched_moments(X, centers, spectra, spectra_top_only(ms))
     out = []
     for b in range(B):
         if kmax and not knn_done[b]: out.append(_one_batch(measured(X[b]), ms, kmax)); continue
@@ -151,13 +257,14 @@ def _group_values(X, ms, kmax) -> list:
     return out
 
 # %% ../nbs/02b_engine.ipynb #c58b27e9
-def layer_batch_values(points, ms, batches:list, group:int=None) -> dict:
-    "{metric name: one value per batch of `batches`}: the batch metrics `ms` (metric objects) of one layer's points, the batches (index arrays: tensors, numpy or lists) `group` at a time (default `group_size`: 1 on the CPU, the per-batch kernels; on a GPU as many as fit)."
+def layer_batch_values(points, ms, batches:list, group:int=None, spectra:str="auto") -> dict:
+    "{metric name: one value per batch of `batches`}: the batch metrics `ms` (metric objects) of one layer's points, the batches (index arrays: tensors, numpy or lists) `group` at a time (default `group_size`: 1 on the CPU, the per-batch kernels; on a GPU as many as fit); `spectra`: how a group's spectra are solved (`spectra_mode`: 'auto', 'float64', 'float32-checked'; the CPU's per-batch path always float64)."
     ms = _metrics(ms)
     if isinstance(points, torch.Tensor): as_points(points, min_points=1, name="points")   # the door: checked once here, every batch passed on as checked
     else: points = as_points(points, min_points=1, name="points")        # numpy, nested lists: checked, as a tensor
     batches = _batches(batches, len(points))
     group = None if group is None else integer(group, "group", 1)
+    spectra = choice(spectra, "spectra", SPECTRA)
     if not ms: return {}                                                   # nothing asked, nothing measured
     kmax = max((m.k for m in ms), default=0)
     if not points.is_floating_point(): points = points.double()       # integers: measured in float64, batch by batch
@@ -174,7 +281,7 @@ def layer_batch_values(points, ms, batches:list, group:int=None) -> dict:
             values[position] = _one_batch(measured(points[torch.from_numpy(batch).to(points.device)]), ms, kmax)
     else:
         for positions, X in stacked(points, batches, group):
-            for position, value in zip(positions, _group_values(X, ms, kmax)): values[position] = value
+            for position, value in zip(positions, _group_values(X, ms, kmax, spectra)): values[position] = value
     return {m.name: [v[m.name] for v in values] for m in ms}
 
 # %% ../nbs/02b_engine.ipynb #0d43f0cb

@@ -23,19 +23,20 @@ from .store import ResultStore
 from .sweeps import Measure, job_done, lfs_sha256
 from .reproduce import Task, TaskConfig, get_task, task_key, default_cache
 from .figures.training import every
+from .engine import SPECTRA, FLOAT64_SHARE
 from .checks import number, integer, flag, choice, EnvironmentProblem, NoDevice, device as checked_device, dtype as checked_dtype
 
 # %% auto #0
-__all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TOKENS', 'GPU_METRIC_SECONDS', 'BANDWIDTH',
-           'WORKLOADS', 'PLAN_COLUMNS', 'SWEEP', 'plan_rate', 'HubFile', 'repo_files', 'HubMetadata', 'hub_metadata',
-           'weight_names', 'tokenizer_names', 'file_key', 'as_checkpoint', 'checkpoint_bytes', 'ModelShape', 'shape_of',
-           'model_shape', 'activation_bytes', 'layer_bytes', 'layer_groups', 'metric_bytes', 'GpuMetrics',
-           'Calibration', 'calibrate', 'Workload', 'workload', 'Entry', 'on_hub', 'task_entries', 'DataSource',
-           'task_data', 'data_bytes', 'measured', 'load_files', 'device_memory', 'TokenWork', 'token_work',
-           'token_fields', 'on_gpu', 'weights_id', 'metric_seconds', 'checkpoint_row', 'planned_device',
-           'checked_config', 'task_config', 'plan_tasks', 'plan_rows', 'checkpoint_plan', 'to_measure', 'two_at_a_time',
-           'plan_bandwidth', 'summarize', 'plan', 'plan_text', 'print_plan', 'SweepConfig', 'sweep_plan', 'PlanError',
-           'machine', 'task_problems', 'fitting', 'check_plan']
+__all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TOKENS', 'GPU_METRIC_SECONDS', 'CHECKED_FALLBACK',
+           'EIGH_FLOPS', 'BANDWIDTH', 'WORKLOADS', 'PLAN_COLUMNS', 'SWEEP', 'plan_rate', 'HubFile', 'repo_files',
+           'HubMetadata', 'hub_metadata', 'weight_names', 'tokenizer_names', 'file_key', 'as_checkpoint',
+           'checkpoint_bytes', 'ModelShape', 'shape_of', 'model_shape', 'activation_bytes', 'layer_bytes',
+           'layer_groups', 'metric_bytes', 'GpuMetrics', 'Calibration', 'calibrate', 'Workload', 'workload', 'Entry',
+           'on_hub', 'task_entries', 'DataSource', 'task_data', 'data_bytes', 'measured', 'load_files', 'device_memory',
+           'TokenWork', 'token_work', 'token_fields', 'on_gpu', 'weights_id', 'metric_seconds', 'checkpoint_row',
+           'planned_device', 'checked_config', 'task_config', 'plan_tasks', 'plan_rows', 'checkpoint_plan',
+           'to_measure', 'two_at_a_time', 'plan_bandwidth', 'summarize', 'plan', 'plan_text', 'print_plan',
+           'SweepConfig', 'sweep_plan', 'PlanError', 'machine', 'task_problems', 'fitting', 'check_plan']
 
 # %% ../nbs/11c_plan.ipynb #d57p0002
 def plan_rate(value, name:str, infinite:bool=False) -> float:
@@ -279,6 +280,9 @@ def metric_bytes(shape:ModelShape, batch_size:int, k:int=K_MAX) -> int:
 # %% ../nbs/11c_plan.ipynb #62c9eef3
 GPU_METRIC_SECONDS = (12.2e-3, 36.6e-6)     # (t0, t1): seconds per batch and entry, and per batch, entry and dimension;
                                             # fitted in runtime to two profiles measured on an H200 (every metric)
+CHECKED_FALLBACK = 1 / 48    # share of batches whose float32-checked spectra fall back to float64: none of 48 batches of
+                             # SmolLM2-135M's hidden states (engine's test), counted as one
+EIGH_FLOPS = 9               # x d^3: a symmetric eigendecomposition with eigenvectors (the float32 check needs the top one)
 
 @dataclass(frozen=True)
 class GpuMetrics:
@@ -287,14 +291,29 @@ class GpuMetrics:
     float64: float                 # float64 matrix-product FLOP/s on the GPU (the Gram matrix, its eigendecompositions)
     fixed: float = GPU_METRIC_SECONDS[0]      # seconds per batch and entry: launches and host synchronisations
     per_dim: float = GPU_METRIC_SECONDS[1]    # seconds per batch, entry and dimension: the eigendecompositions' steps
+    spectra: str = "auto"          # engine.SPECTRA: "auto" (float32-checked where float64 < engine.FLOAT64_SHARE of float32 and the
+                                   # metrics read top eigenvalues only), "float64", "float32-checked"
 
     def __post_init__(self):             # rates > 0 (infinite: products that take no time, runtime's "metrics free"); latencies >= 0
         for k in ("float32", "float64"): plan_rate(getattr(self, k), f"GpuMetrics.{k}", infinite=True)
         _checked_fields(self, amounts=("fixed", "per_dim"))
+        choice(self.spectra, "GpuMetrics.spectra", SPECTRA)
 
-    def seconds(self, batches:int, b:int, d:int) -> float:
-        "Seconds of the metrics of `batches` (batch, entry) pairs of `b` vectors of width `d`."
-        return batches * (self.fixed + self.per_dim * d + b * b * d / self.float32 + (2 * b * d * d + 8 / 3 * d ** 3) / self.float64)
+    def mode(self, full:bool=False) -> str:
+        "'float64' or 'float32-checked': how the spectra of a batch are solved (`full`: its metrics read whole spectra), as `engine.spectra_mode` decides on a device of these rates."
+        if self.spectra != "auto": return self.spectra
+        return "float32-checked" if not flag(full, "full") and self.float64 < FLOAT64_SHARE * self.float32 else "float64"
+
+    def spectral_seconds(self, b:int, d:int, full:bool=False) -> float:
+        "Seconds of one batch's spectra: the float64 Gram matrix and two eigendecompositions, or where `mode` is float32-checked their float32 counterparts, the certificate and the CHECKED_FALLBACK share of the float64 work (forced on whole spectra: all of it)."
+        float64 = (2 * b * d * d + 8 / 3 * d ** 3) / self.float64
+        if self.mode(full) == "float64": return float64
+        checked = (2 * b * d * d + 2 * EIGH_FLOPS * d ** 3) / self.float32 + 8 * b * d / self.float64
+        return checked + (1.0 if full else CHECKED_FALLBACK) * float64
+
+    def seconds(self, batches:int, b:int, d:int, full:bool=False) -> float:
+        "Seconds of the metrics of `batches` (batch, entry) pairs of `b` vectors of width `d` (`full`: the metrics read whole spectra)."
+        return batches * (self.fixed + self.per_dim * d + b * b * d / self.float32 + self.spectral_seconds(b, d, full))
 
 # %% ../nbs/11c_plan.ipynb #0397c46f
 BANDWIDTH = 50e6                   # bytes per second assumed for Hub downloads when none is given
@@ -366,9 +385,10 @@ class Workload:
     shares: str = None             # the task whose run this one reads: its checkpoints are measured there
     batch: int = FORWARD_BATCH     # sequences per forward pass
     length: int = None             # tokens per sequence where the configuration has no window (else `length`, else a window)
+    reads: str = "top"             # what its spectral metrics read: "top" (anisotropy: the top eigenvalue), "full" (RankMe, alpha-ReQ)
 
     def __post_init__(self):             # shares: a task's name, looked up when a plan reads it (tasks register after this module)
-        choice(self.loads, "Workload.loads", ("model", "tensors", "finetune"))
+        choice(self.loads, "Workload.loads", ("model", "tensors", "finetune")); choice(self.reads, "Workload.reads", ("top", "full"))
         _checked_fields(self, positive=("policies", "batch", "length"), texts=("shares",), maybe=("shares", "length"))
         if not (isinstance(self.streamed, tuple) and all(isinstance(f, str) for f in self.streamed)):
             raise TypeError(f"Workload.streamed must be a tuple of token field names; got {self.streamed!r:.80}")
@@ -381,6 +401,7 @@ WORKLOADS = {
     "d90": Workload(loads="finetune", batch=16), "d90_params": Workload(loads="finetune", batch=16),
     "d90_seeds": Workload(loads="finetune", batch=16),
     "layer_by_layer": Workload(streamed=("n_tokens",), batch=1),   # one sample a forward pass; one vector per sample and entry kept
+    "layers": Workload(reads="full"), "spectra": Workload(reads="full"),   # RankMe and alpha-ReQ: whole spectra
 }
 
 def workload(task) -> Workload:
@@ -561,10 +582,10 @@ def _jobs(task, cfg, shape:ModelShape, window:int, budget:int) -> list:
     return [token_work(shape, f, n, window, budget, f in work.streamed, copies, sources) for f, n in token_fields(cfg).items()]
 
 # %% ../nbs/11c_plan.ipynb #f18fd39b
-def metric_seconds(work:TokenWork, hidden:int, rates:Calibration, gpu:bool) -> float:
-    "Seconds of a token field's metrics: the GPU's metric model where `gpu` and `rates` has one, else its FLOPs over the host's rate."
+def metric_seconds(work:TokenWork, hidden:int, rates:Calibration, gpu:bool, full:bool=False) -> float:
+    "Seconds of a token field's metrics: the GPU's metric model where `gpu` and `rates` has one (`full`: the metrics read whole spectra), else its FLOPs over the host's rate."
     work, rates, hidden, gpu = _an(work, TokenWork, "work"), _an(rates, Calibration, "rates"), integer(hidden, "hidden", minimum=1), flag(gpu, "gpu")
-    if gpu and rates.metrics is not None: return rates.metrics.seconds(work.batches, work.batch_size, hidden)
+    if gpu and rates.metrics is not None: return rates.metrics.seconds(work.batches, work.batch_size, hidden, flag(full, "full"))
     return work.metric_flops / rates.host_flops
 
 # %% ../nbs/11c_plan.ipynb #d0262b5f
@@ -584,7 +605,7 @@ def checkpoint_row(task, cfg, e:Entry, rates:Calibration, api=None) -> dict:
     host = max((j.vectors + j.metrics for j in jobs), default=0)
     least = max((j.per_layer + j.metrics for j in jobs), default=0)
     if not on_gpu(cfg): host, least = host + weights + activations, least + weights + activations
-    compute = sum(j.forward_flops / rates.flops + metric_seconds(j, shape.hidden, rates, on_gpu(cfg)) for j in jobs)
+    compute = sum(j.forward_flops / rates.flops + metric_seconds(j, shape.hidden, rates, on_gpu(cfg), work.reads == "full") for j in jobs)
     return dict(task=task.name, label=e.label, field=e.field, checkpoint=ck.name, swept=bool(own), window=window,
                 params=shape.params, hidden=shape.hidden, entries=shape.entries, dtype=shape.dtype, files=files, own=own,
                 download=sum(files.values()), weights=weights, activations=activations, gpu=(weights + activations) * on_gpu(cfg),

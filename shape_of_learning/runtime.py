@@ -18,6 +18,7 @@ from .models import model_kind
 from .reproduce import get_task
 from .plan import HubMetadata, HubFile, Calibration, GpuMetrics, GPU_METRIC_SECONDS, BANDWIDTH, shape_of, checkpoint_plan, summarize, task_config, to_measure
 from .plan import plan_rate, plan_rows, plan_tasks
+from .engine import SPECTRA
 from .checks import choice, integer, number, dtype as checked_dtype
 
 # %% auto #0
@@ -247,6 +248,7 @@ class GpuProfile:
     float64_peak: float        # published float64 peak, FLOP/s (on float64 tensor cores where the GPU has them)
     metric_seconds: tuple = GPU_METRIC_SECONDS    # (t0, t1) of plan.GpuMetrics; None: the metrics on the host, at host_flops
     host_flops: float = HOST_FLOPS
+    spectra: str = "auto"      # plan.GpuMetrics.spectra: "auto" (float32-checked where float64 < 1/8 of float32: the T4), "float64", "float32-checked"
 
     def __post_init__(self):            # the float32 and float64 peaks may be infinite: products that take no time ("metrics free")
         for k in ("name", "key", "dtype"): _text(getattr(self, k), f"GpuProfile.{k}")
@@ -259,6 +261,7 @@ class GpuProfile:
         if t is not None and not (isinstance(t, tuple) and len(t) == 2):
             raise TypeError(f"GpuProfile.metric_seconds must be None or a (t0, t1) pair of seconds; got {t!r:.80}")
         if t is not None: [number(v, f"GpuProfile.metric_seconds[{i}]", minimum=0) for i, v in enumerate(t)]
+        choice(self.spectra, "GpuProfile.spectra", SPECTRA)
 
     @property
     def flops(self) -> float: return self.share * self.peak
@@ -266,7 +269,7 @@ class GpuProfile:
     def calibration(self) -> Calibration:
         "The profile as the `plan.Calibration` that a plan takes."
         metrics = None if self.metric_seconds is None else \
-                  GpuMetrics(self.share * self.float32_peak, self.share * self.float64_peak, *self.metric_seconds)
+                  GpuMetrics(self.share * self.float32_peak, self.share * self.float64_peak, *self.metric_seconds, spectra=self.spectra)
         return Calibration(self.name, self.dtype, self.flops, self.host_flops, self.memory, COLAB_HOST_MEMORY, 2, metrics)
 
 # %% ../nbs/11d_runtime.ipynb #8ef4f3d4
