@@ -74,6 +74,12 @@ def drift_vectors(model, tokenizer, source, spec:ProfileSpec=None, points:int=10
     return {layer: v.detach().float().cpu() for layer, v in vectors.items()}
 
 # %% ../nbs/11g_monitor.ipynb #dacac20a
+def _probe_source(source):
+    "The probe text as it is read at every measurement: a generator or other iterable of documents kept as a list (a generator is read once); anything else is refused by name."
+    if isinstance(source, (str, TextSource, list, tuple, dict)): return source
+    if not hasattr(source, "__iter__"): raise TypeError(f"source must be a data.TextSource, documents (str) or a dict of named sources; got {type(source).__name__}")
+    return list(source)
+
 def _probe_id(source):
     "The probe text's identity in the store's keys: a TextSource's name and fingerprint, documents by a hash of their text, named sources each."
     if isinstance(source, TextSource): return f"{source.name}@{source.fingerprint}"
@@ -99,7 +105,7 @@ class GeometryCallback(TrainerCallback):
     ):
         if not isinstance(run, str) or not run: raise TypeError(f"run must be a non-empty str naming the run; got {run!r}")
         base = spec if spec is not None else MONITOR_PROFILE
-        if not isinstance(source, (str, TextSource, list, tuple, dict)): source = list(source)   # read at every measurement: a generator once
+        source = _probe_source(source)                            # read at every measurement: a generator once
         self.tokenizer, self.source, self.run, self.probe = tokenizer, source, run, _probe_id(source)
         self.spec = profile_spec(base, **options)
         self.monitor = MonitorSpec() if monitor is None else monitor
@@ -252,6 +258,7 @@ def checkpoint_drift(
     monitor = MonitorSpec() if monitor is None else monitor
     if not isinstance(monitor, MonitorSpec): raise TypeError(f"monitor must be a MonitorSpec; got {type(monitor).__name__}")
     store = store if isinstance(store, ResultStore) else ResultStore(store)
+    source = _probe_source(source)                  # read at every checkpoint: a generator once
     probe = _probe_id(source)
     def key(before, after):
         return job_key(measure="drift", step=after.step, previous_step=before.step, checkpoint=after.name, previous=before.name,
@@ -286,7 +293,8 @@ def checkpoint_drift(
     return out
 
 # %% ../nbs/11g_monitor.ipynb #bd6bc311
-MOVED = {"drift_overlap": True, "drift_cka": True, "drift_imbalance_forward": False, "drift_imbalance_backward": False}   # drawn as 1 - value
+MOVED = {"drift_overlap": "1 − overlap", "drift_cka": "1 − CKA",                # drawn as 1 - value (how far it moved)
+         "drift_imbalance_forward": "Δ(before → after)", "drift_imbalance_backward": "Δ(after → before)"}   # drawn as they are
 
 @style.styled
 def drift_figure(rows:pd.DataFrame, metric:str="drift_cka", axes=None, run_names:list=None):
@@ -306,7 +314,7 @@ def drift_figure(rows:pd.DataFrame, metric:str="drift_cka", axes=None, run_names
     if axes is None: fig, axes = style.figure(len(runs), "one" if len(runs) == 1 else "two", ncols=len(runs), height=2.2)
     axes = list(np.atleast_1d(axes))
     if len(axes) != len(runs): raise ValueError(f"axes holds {len(axes)} panels for {len(runs)} runs")
-    values = 1 - part.value if MOVED[metric] else part.value
+    values = 1 - part.value if MOVED[metric].startswith("1 − ") else part.value
     positive = values[values > 0]
     if not len(positive): raise ValueError(f"every {metric!r} row says no layer moved: nothing to draw on a log scale")
     top = float(positive.max())
@@ -322,9 +330,7 @@ def drift_figure(rows:pd.DataFrame, metric:str="drift_cka", axes=None, run_names
         ax.set_xlabel("training step"); ax.set_title(str(run))
         if position == 0: ax.set_ylabel("layer")
         else: ax.tick_params(labelleft=False)                     # the same layers as the first panel's
-    short = {"drift_cka": "1 − CKA", "drift_overlap": "1 − overlap", "drift_imbalance_forward": "Δ(before → after)",
-             "drift_imbalance_backward": "Δ(after → before)"}[metric]
-    label = f"{short} with the step before"
+    label = f"{MOVED[metric]} with the step before"
     owner = fig if fig is not None else axes[0].figure
     owner.colorbar(image, ax=axes, label=label, fraction=0.05, pad=0.02)
     return fig if fig is not None else axes
