@@ -14,7 +14,7 @@ import scipy.linalg
 import scipy.sparse
 import scipy.sparse.csgraph
 import torch
-from .checks import flag, integer, number
+from .checks import choice, flag, integer, number
 from .knn import as_matrix, as_points, numba_threads, square_safe
 
 # %% auto #0
@@ -78,20 +78,22 @@ def _membership(D, r, k:int):
 # %% ../nbs/02a_neighbours.ipynb #16b2194c
 @dataclass
 class _Rows:
-    "A block's squared distance rows D (self +inf) in one representation, and their k + 1 smallest values v (ascending) with indices i."
+    "A block's squared distance rows D (self +inf) in one representation, and their k + 1 smallest values v (ascending) with indices i; `settle`: what reads a float32 D as the float64 path's (`_float32_distances`), None for float64 rows."
     D: torch.Tensor
     v: torch.Tensor
     i: torch.Tensor
+    settle: object = None
 
     @classmethod
     def of(cls, D, k:int): return cls(D, *D.topk(k + 1, dim=1, largest=False))
 
 # %% ../nbs/02a_neighbours.ipynb #15932bf3
-def _overlap(a:_Rows, b:_Rows, k:int):
-    "Per row: (1/k) sum_m p^a_im p^b_im; from the k nearest index sets where neither representation ties at the k-th distance."
+def _overlap(a:_Rows, b:_Rows, k:int, skip:torch.Tensor=None):
+    "Per row: (1/k) sum_m p^a_im p^b_im; from the k nearest index sets where neither representation ties at the k-th distance; `skip` (bool per row): rows settled elsewhere, whose ties are not expanded here."
     hit = torch.zeros(a.D.shape, dtype=torch.bool, device=a.D.device).scatter_(1, a.i[:, :k], True)
     out = hit.gather(1, b.i[:, :k]).sum(1).double() / k
     tied = (a.v[:, k] == a.v[:, k - 1]) | (b.v[:, k] == b.v[:, k - 1])
+    if skip is not None: tied &= ~skip
     if tied.any():
         p = [_membership(x.D[tied], x.v[tied, k - 1:k], k) for x in (a, b)]
         out[tied] = (p[0] * p[1]).sum(1) / k
@@ -256,10 +258,588 @@ def _whole_distances(U, h, inv) -> torch.Tensor:
     if len(U) < len(inv): D = D[inv][:, inv]
     return D.fill_diagonal_(math.inf)
 
+# %% ../nbs/02a_neighbours.ipynb #53790c3c
+_UNIT32, _UNIT64 = 2.0 ** -24, 2.0 ** -53     # unit roundoff of float32 and float64
+
+def _gamma(terms:int, unit:float) -> float:
+    "Higham's gamma_n = n u / (1 - n u): the relative error bound of a sum of n rounded terms, in any order."
+    return terms * unit / (1 - terms * unit)
+
+def _expanded_bounds(d:int) -> tuple:
+    "(c32, c64): |D32 - D| <= c32 (|v_p| + |v_q|)^2 for the float32 matrix of `_float32_distances`, |D64 - D| <= c64 (|u_p| + |u_q|)^2 for the float64 path's (D the exact squared distance; d coordinates)."
+    c32 = (_gamma(d, _UNIT32) / 2 + 6 * _UNIT32) * 1.02
+    c64 = (2 * _gamma(d + 1, _UNIT64) + 2 * _UNIT64) * 1.02
+    return c32, c64
+
+# %% ../nbs/02a_neighbours.ipynb #1be04889
+def _on_grid(U:torch.Tensor, bits:int, largest:float=None) -> bool:
+    "Are all entries of U integer multiples of one power of two 2^g with 4 d (max|U| / 2^g)^2 <= 2^bits, so that every product, sum and norm of the expanded form is exact with a `bits`-bit mantissa (24: float32, 53: float64)? `largest`: max|U|, if known."
+    m = float(U.abs().max()) if largest is None else largest
+    if m == 0: return True
+    d = U.shape[1]
+    step = 2.0 ** -math.ceil(math.log2(2 * math.sqrt(d) * m) - bits / 2)   # the coarsest grid on which 4 d M^2 <= 2^bits
+    first = U[:1] * step                                                  # exact: a power of two
+    if not torch.equal(first, first.round()): return False               # hidden states: settled by their first row
+    S = U * step
+    return torch.equal(S, S.round()) and 4 * d * float(S.abs().max()) ** 2 <= 2.0 ** bits
+
+# %% ../nbs/02a_neighbours.ipynb #9724e914
+@numba.njit(parallel=True, cache=True)
+def _row_hashes(S, out):
+    "A 64-bit hash of each row's values (-0.0 read as 0.0): equal rows get equal hashes."
+    nd, d = S.shape
+    for a in numba.prange(nd):
+        x = np.uint64(14695981039346656037)
+        for c in range(d):
+            x = (x ^ np.float64(S[a, c] + 0.0).view(np.uint64)) * np.uint64(1099511628211)
+            x ^= x >> np.uint64(29)
+        out[a] = x
+
+@numba.njit(cache=True)
+def _copy_groups(S, hashes):
+    "inv: each row's group of equal rows (==, so -0.0 equals 0.0), groups numbered by their first row; rows of equal hash compared entry by entry."
+    n, d = S.shape
+    order = np.argsort(hashes, kind="mergesort")
+    rep = np.arange(n)
+    s = 0
+    while s < n:
+        e = s + 1
+        while e < n and hashes[order[e]] == hashes[order[s]]: e += 1
+        for t in range(s + 1, e):
+            a = order[t]
+            for u in range(s, t):
+                b = order[u]
+                if rep[b] != b: continue                       # compare with the first row of each group so far
+                same = True
+                for c in range(d):
+                    if S[a, c] != S[b, c]:
+                        same = False
+                        break
+                if same:
+                    rep[a] = b
+                    break
+        s = e
+    inv = np.empty(n, np.int64)
+    label = np.full(n, -1)
+    count = 0
+    for a in range(n):                                         # groups in the order of their first row
+        r = a
+        while rep[r] != r: r = rep[r]
+        if label[r] < 0:
+            label[r] = count
+            count += 1
+        inv[a] = label[r]
+    return inv, count
+
+def _distinct32(T) -> tuple:
+    "`_distinct`'s moved and rescaled rows S (the same values), grouped without a sort of the rows: `(U, inv, h)`, U the first row of each group of copies in the points' order."
+    T = T.double()
+    S, _ = square_safe(T - T[(T - T.mean(0)).square_().sum(1).argmin()])
+    S = S.contiguous()
+    hashes = np.empty(len(S), np.uint64)
+    with numba_threads(): _row_hashes(S.numpy(), hashes)
+    if len(np.unique(hashes)) == len(S): inv, count = np.arange(len(S)), len(S)
+    else: inv, count = _copy_groups(S.numpy(), hashes)
+    if count == len(S): return S, torch.arange(len(S)), S.square().sum(1)
+    first = np.full(count, len(S))
+    np.minimum.at(first, inv, np.arange(len(S)))
+    U = S[torch.from_numpy(first)]
+    return U, torch.from_numpy(inv), U.square().sum(1)
+
+# %% ../nbs/02a_neighbours.ipynb #3bf0a6cc
+@numba.njit(cache=True)
+def _column_stats(U):
+    "Column means of U and the largest |U - mean| (one pass)."
+    nd, d = U.shape
+    s, lo, hi = np.zeros(d), U[0].copy(), U[0].copy()
+    for a in range(nd):
+        for c in range(d):
+            x = U[a, c]
+            s[c] += x
+            lo[c] = min(lo[c], x)
+            hi[c] = max(hi[c], x)
+    m = s / nd
+    big = 0.0
+    for c in range(d): big = max(big, hi[c] - m[c], m[c] - lo[c])
+    return m, big
+
+@numba.njit(parallel=True, cache=True)
+def _search_rows(U, m, s, V, nu2):
+    "V = float32((U - m) s) and nu2 = |V|^2 in float64 (its squares exact) for each row of U."
+    nd, d = U.shape
+    for a in numba.prange(nd):
+        acc = 0.0
+        for c in range(d):
+            x = np.float32((U[a, c] - m[c]) * s)
+            V[a, c] = x
+            acc += np.float64(x) * np.float64(x)
+        nu2[a] = acc
+
+# %% ../nbs/02a_neighbours.ipynb #07560788
+@numba.njit(parallel=True, cache=True)
+def _fill32(L, h, group, D, tile):
+    "D[a, b] = max(0, (h_a + h_b) - 2 G_ab) in float32 from the lower triangle L of the Gram matrix G (BLAS syrk), mirrored, 0 where group[a] == group[b] (copies, the diagonal); D may be L (a tile is read before its mirror is written)."
+    nd = L.shape[0]
+    nt = (nd + tile - 1) // tile
+    for tb in numba.prange(nt):
+        p0, p1 = tb * tile, min(nd, tb * tile + tile)
+        for qb in range(tb + 1):
+            q0, q1 = qb * tile, min(nd, qb * tile + tile)
+            for p in range(p0, p1):
+                hp, gp = h[p], group[p]
+                Lp, Dp = L[p], D[p]
+                for q in range(q0, q1 if qb < tb else p):
+                    g = Lp[q]
+                    x = max((hp + h[q]) - (g + g), np.float32(0.0))
+                    Dp[q] = np.float32(0.0) if gp == group[q] else x
+                if qb == tb: Dp[p] = np.float32(0.0)
+            for q in range(q0, q1):                            # the mirror, from the rows just written
+                Dq = D[q]
+                for p in range(max(p0, q + 1), p1): Dq[p] = D[p, q]
+
+# %% ../nbs/02a_neighbours.ipynb #f98f62cc
+@numba.njit(cache=True)
+def _select_row(row, bv, bi):
+    "bv, bi: the len(bv) smallest values of row (ascending) and their columns, by one scan that inserts into a sorted buffer what is below its largest."
+    k1 = len(bv)
+    for t in range(k1):
+        bv[t] = np.inf
+        bi[t] = -1
+    thr = np.inf
+    for q in range(len(row)):
+        x = row[q]
+        if x < thr or bi[k1 - 1] < 0:
+            t = k1 - 1
+            while t > 0 and (bv[t - 1] > x or bi[t - 1] < 0):
+                bv[t] = bv[t - 1]
+                bi[t] = bi[t - 1]
+                t -= 1
+            bv[t] = x
+            bi[t] = q
+            thr = bv[k1 - 1]
+
+@numba.njit(parallel=True, cache=True)
+def _smallest(D, v, i):
+    "Each row's v.shape[1] smallest values (ascending) and their columns (`torch.topk`'s values; any of tied columns)."
+    for r in numba.prange(D.shape[0]): _select_row(D[r], v[r], i[r])
+
+# %% ../nbs/02a_neighbours.ipynb #5ca65340
+@dataclass
+class _Settle:
+    "What a float32 distance matrix (`_float32_distances`) needs to be read as the float64 path's: its distinct rows for float64 entries, the bounds of its entries, which rows it decides alone."
+    U: torch.Tensor            # (n_distinct, d) float64: the points moved and rescaled as `_distinct` does
+    inv: np.ndarray            # (n,) each point's row of U
+    h: np.ndarray              # (n_distinct,) their squared norms
+    s2: float                  # the float32 matrix is s2 x the float64 path's distances (a power of two)
+    lam: np.ndarray            # (n,) |D32_pq - s2 D64_pq| <= (lam_p + lam_q)^2 + tiny (0 between copies)
+    tiny: float
+    lam64: np.ndarray          # (n,) |s2 x float64 entry (`_entry64`) - s2 D64_pq| <= (lam64_p + lam64_q)^2 + tiny64
+    tiny64: float
+    exact: bool                # every float32 entry exact (lattice data): lam, tiny 0
+    outliers: np.ndarray       # the points whose lam exceeds cap (massive activations), checked one by one
+    cap: float
+    sure_k: np.ndarray         # (n,) bool: rows whose k nearest (and their tie) the float32 matrix decides
+    sure_0: np.ndarray         # (n,) bool: rows whose nearest point(s) it decides
+    points: torch.Tensor       # the points as checked at the door (`_pair_points`), for the float64 path's whole matrix
+
+# %% ../nbs/02a_neighbours.ipynb #de9c48f6
+@numba.njit(cache=True, inline="always")
+def _bound(p, q, inv, lam, tiny):
+    "Bound on |stored - float64 path| of entry (p, q): 0 between copies (both exactly 0), else (lam_p + lam_q)^2 + tiny."
+    if inv[p] == inv[q]: return 0.0
+    a = lam[p] + lam[q]
+    return a * a + tiny
+
+@numba.njit(cache=True)
+def _certain32(row, p, t_value, t_col, inv, lam, tiny):
+    "Is every entry of the float32 row below t_value certainly below it in the float64 path, every one above certainly above, and every one equal to it a copy of column t_col?"
+    hi_below, lo_above, ties, et = -np.inf, np.inf, 0, 0.0
+    for q in range(len(row)):
+        x = row[q]
+        e = _bound(p, q, inv, lam, tiny)
+        hi_below = max(hi_below, x + e if x < t_value else -np.inf)
+        lo_above = min(lo_above, x - e if x > t_value else np.inf)
+        ties += x == t_value
+        et = max(et, e if x == t_value else 0.0)
+    ok = hi_below < t_value - et and lo_above > t_value + et
+    if ok and ties > 1:
+        for q in range(len(row)):
+            if row[q] == t_value and inv[q] != inv[t_col]: ok = False
+    return ok
+
+@numba.njit(parallel=True, cache=True)
+def _sure_rows(D, v, i, inv, lam, tiny, outliers, cap, k, sure_k, sure_0):
+    """Per row p of the whole float32 matrix D (self +inf): sure_k, are the entries below, at and above the k-th smallest
+    v[p, k-1] so in the float64 path; sure_0, the same for the smallest v[p, 0]. A quick test from the selection v alone
+    first (entries outside it are >= v[p, -1]; all but `outliers` have lam <= cap), the row's scan where it fails."""
+    n = D.shape[0]
+    k1 = v.shape[1]
+    for p in numba.prange(n):
+        cp = inv[p]
+        edge = v[p, k1 - 1] - ((lam[p] + cap) ** 2 + tiny)          # below every entry outside the selection
+        for which in range(2):
+            t = k - 1 if which == 0 else 0
+            rt = v[p, t]
+            ct = inv[i[p, t]]
+            ok = v[p, k1 - 1] > rt                                   # no tie beyond the selection: the quick test can decide
+            if ok:
+                hi_below, lo_above, et = -np.inf, edge, 0.0
+                for s in range(k1):
+                    q, x = i[p, s], v[p, s]
+                    e = _bound(p, q, inv, lam, tiny)
+                    if x < rt: hi_below = max(hi_below, x + e)
+                    elif x == rt:
+                        ok = ok and inv[q] == ct
+                        et = max(et, e)
+                    else: lo_above = min(lo_above, x - e)
+                for o in outliers:
+                    if D[p, o] > rt and inv[o] != cp: lo_above = min(lo_above, D[p, o] - _bound(p, o, inv, lam, tiny))
+                ok = ok and hi_below < rt - et and lo_above > rt + et
+            if not ok: ok = _certain32(D[p], p, rt, i[p, t], inv, lam, tiny)
+            if which == 0: sure_k[p] = ok
+            else: sure_0[p] = ok
+
+# %% ../nbs/02a_neighbours.ipynb #820504e0
+_TILE, _OUTLIERS = 64, 64         # the fill's tile; the points whose bounds are checked one by one
+
+def _power_of_two(m:float) -> float:
+    "The power of two that brings m > 0 into [1, 2) (1 for 0)."
+    return 1.0 if m == 0 else 2.0 ** -math.floor(math.log2(m))
+
+def _float32_distances(T:torch.Tensor, k:int) -> _Rows:
+    "The whole squared distance matrix of the points T from one float32 product (BLAS syrk of the centred, power-of-two rescaled rows), self +inf, copies 0 apart, with each row's k + 1 smallest and what settles it against the float64 path (`_Rows.settle`)."
+    U, inv, h = _distinct32(T)
+    n, (nd, d) = len(inv), U.shape
+    Un, invn, N = U.numpy(), inv.numpy(), h.sqrt().numpy()
+    c32, c64 = _expanded_bounds(d)
+    largest = float(U.abs().max())
+    exact = _on_grid(U, 24, largest)                                 # then the float32 expansion is exact: no centring
+    if exact: m, big = np.zeros(d), largest
+    else:                                                             # centred on the rows without massive activations
+        typical = N <= 4 * np.median(N)
+        m, big = _column_stats(Un if typical.all() else np.ascontiguousarray(Un[typical]))
+        if not typical.all(): big = max(big, float(np.abs(Un - m).max()))
+    s = _power_of_two(big)
+    V, nu2 = np.empty((nd, d), np.float32), np.empty(nd)
+    with numba_threads(): _search_rows(Un, m, s, V, nu2)
+    gather = 2 * nd < n                                              # many copies: the distinct rows' product, then gathered
+    W, h32, group = (V, nu2, np.arange(nd)) if gather else (V[invn], nu2[invn], invn)
+    L = scipy.linalg.blas.ssyrk(1.0, W.T, trans=1).T                  # C order: the lower triangle holds W W^T
+    with numba_threads():
+        _fill32(L, h32.astype(np.float32), group, L, _TILE)
+        D = torch.from_numpy(L)
+        if gather: D = D[inv][:, inv]
+        D.fill_diagonal_(math.inf)
+        v, i = np.empty((n, k + 1), np.float32), np.empty((n, k + 1), np.int64)
+        _smallest(D.numpy(), v, i)
+    s2, abs64 = s * s, (4 * d + 8) * 2.0 ** -1074                   # underflow of the float64 path's products
+    exact64 = exact or _on_grid(U, 53, largest)
+    lam = np.zeros(n) if exact else ((math.sqrt(c32) * np.sqrt(nu2) + math.sqrt(c64) * s * N) * (1 + 2.0 ** -20))[invn]
+    tiny = 0.0 if exact else (32 * d + 64) * 2.0 ** -149 + s2 * abs64
+    lam64 = np.zeros(n) if exact64 else (math.sqrt(2 * c64) * s * N * (1 + 2.0 ** -20))[invn]
+    tiny64 = 0.0 if exact64 else 2 * s2 * abs64 + 2.0 ** -1074
+    top = np.argsort(-lam, kind="stable")[:_OUTLIERS + 1]
+    cap = float(lam[top[-1]]) if n > _OUTLIERS else 0.0
+    outliers = np.ascontiguousarray(top[:_OUTLIERS][lam[top[:_OUTLIERS]] > cap]) if n > _OUTLIERS else np.arange(n)
+    sure_k, sure_0 = np.ones(n, bool), np.ones(n, bool)
+    if not exact:
+        with numba_threads(): _sure_rows(D.numpy(), v, i, invn, lam, tiny, outliers, cap, k, sure_k, sure_0)
+    settle = _Settle(U=U, inv=invn, h=h.numpy(), s2=s2, lam=lam, tiny=tiny, lam64=lam64, tiny64=tiny64, exact=exact,
+                     outliers=outliers, cap=cap, sure_k=sure_k, sure_0=sure_0, points=T)
+    return _Rows(D, torch.from_numpy(v), torch.from_numpy(i), settle)
+
+# %% ../nbs/02a_neighbours.ipynb #b2f236be
+@numba.njit(cache=True, fastmath={"reassoc", "contract"})
+def _dot(U, a, b):
+    "<U_a, U_b> in float64, in any order (the bound of the expanded form holds for every order)."
+    acc = 0.0
+    for c in range(U.shape[1]): acc += U[a, c] * U[b, c]
+    return acc
+
+@numba.njit(cache=True)
+def _entry64(U, h, inv, p, q, s2):
+    "Entry (p, q) by the float64 expanded form h_a + h_b - 2 <U_a, U_b>, clamped at 0, in the float32 matrix's units (x s2); 0 between copies."
+    a, b = inv[p], inv[q]
+    if a == b: return 0.0
+    return s2 * max((h[a] + h[b]) - 2.0 * _dot(U, a, b), 0.0)
+
+# %% ../nbs/02a_neighbours.ipynb #12998076
+@numba.njit(cache=True)
+def _within(row, lo, hi):
+    "(values, columns) of the entries of row in [lo, hi], ascending."
+    m = 0
+    for q in range(len(row)): m += (row[q] >= lo) & (row[q] <= hi)
+    idx = np.empty(m, np.int64)
+    t = 0
+    for q in range(len(row)):
+        if row[q] >= lo and row[q] <= hi:
+            idx[t] = q
+            t += 1
+    vals = row[idx]
+    order = np.argsort(vals)
+    return vals[order], idx[order]
+
+@numba.njit(cache=True)
+def _rank_count(row, ws):
+    "sum over t of #(row < ws[t]) + #(row <= ws[t]) for ascending ws: `_nearest_midranks_cpu`'s integer count, by passes over the row for a few ws, else from the entries between the first and the last of them, sorted."
+    m = len(ws)
+    c = 0
+    if m <= 8:
+        for w in ws:
+            below, upto = np.int32(0), np.int32(0)
+            for q in range(len(row)):
+                below += np.int32(row[q] < w)
+                upto += np.int32(row[q] <= w)
+            c += below + upto
+        return c
+    below = np.int32(0)
+    for q in range(len(row)): below += np.int32(row[q] < ws[0])
+    T = _within(row, ws[0], ws[m - 1])[0]
+    c = 2 * m * below
+    for w in ws: c += np.searchsorted(T, w, side="left") + np.searchsorted(T, w, side="right")
+    return c
+
+# %% ../nbs/02a_neighbours.ipynb #aaa28e15
+@numba.njit(parallel=True, cache=True)
+def _midranks32(Da, va, ia, Db, inv, lam, tiny, exact, outliers, cap, out, sure):
+    """out[p]: `_nearest_midranks_cpu`'s mean mid-rank in row p of Db of the points nearest in row p of Da; sure[p]: every
+    entry of Db's row is certainly on one side of each of their distances in the float64 path, or a copy of that point
+    (bounds lam, tiny of Db). Whether the nearest points are the float64 path's is `_sure_rows`' sure_0 of Da."""
+    n = Da.shape[0]
+    for p in numba.prange(n):
+        row = Db[p]
+        if va[p, 1] > va[p, 0]: J = ia[p, :1].copy()              # one nearest point, known from the selection
+        else:
+            nr = va[p, 0]
+            count = 0
+            for q in range(n): count += Da[p, q] == nr
+            J = np.empty(count, np.int64)
+            t = 0
+            for q in range(n):
+                if Da[p, q] == nr:
+                    J[t] = q
+                    t += 1
+        m = len(J)
+        ws = np.empty(m, Db.dtype)
+        for t in range(m): ws[t] = row[J[t]]
+        order = np.argsort(ws)
+        ws, Js = ws[order], J[order]
+        out[p] = (_rank_count(row, ws) / m + 1) / 2
+        bad = False
+        if not exact:
+            reach = (lam[p] + cap) ** 2 + tiny                    # the bound of every entry but the outliers'
+            if m > 8:                                            # the entries that can be near one of them, sorted
+                wide = 2.0 ** -140
+                for t in range(m): wide = max(wide, 2 * (reach + _bound(p, Js[t], inv, lam, tiny)))    # > every band below
+                T, rank = _within(row, np.nextafter(np.float32(ws[0] - wide), np.float32(-np.inf)),
+                                  np.nextafter(np.float32(ws[m - 1] + wide), np.float32(np.inf)))
+            for t in range(m):
+                j, w = Js[t], ws[t]
+                ew = _bound(p, j, inv, lam, tiny)
+                band = (reach + ew) * (1 + 2.0 ** -20)
+                lo = np.nextafter(np.float32(w - band), np.float32(-np.inf))   # a float32 band around every non-outlier's reach
+                hi = np.nextafter(np.float32(w + band), np.float32(np.inf))
+                if m <= 8:
+                    near = np.int32(0)
+                    for q in range(n): near += np.int32(row[q] >= lo) & np.int32(row[q] <= hi)
+                    if near > 1:                                  # more than j in the band: entry by entry
+                        for q in range(n):
+                            if inv[q] != inv[j] and abs(row[q] - w) <= _bound(p, q, inv, lam, tiny) + ew: bad = True
+                else:
+                    for s in range(np.searchsorted(T, lo, side="left"), np.searchsorted(T, hi, side="right")):
+                        q = rank[s]
+                        if inv[q] != inv[j] and abs(row[q] - w) <= _bound(p, q, inv, lam, tiny) + ew: bad = True
+                for o in outliers:
+                    if inv[o] != inv[j] and abs(row[o] - w) <= _bound(p, o, inv, lam, tiny) + ew: bad = True
+                if bad: break
+        sure[p] = not bad
+
+# %% ../nbs/02a_neighbours.ipynb #83284292
+@numba.njit(cache=True)
+def _row_start(D, p, inv, lam, tiny, S, E, settled):
+    "S = float32 row p of D in float64, E its entries' bounds (0 between copies), nothing settled."
+    cp, lp = inv[p], lam[p]
+    for q in range(len(S)):
+        a = lp + lam[q]
+        S[q] = D[p, q]
+        E[q] = 0.0 if inv[q] == cp else a * a + tiny
+        settled[q] = False
+
+@numba.njit(cache=True)
+def _settle(q, p, inv, U, h, s2, lam64, tiny64, S, E, settled):
+    "Entry q of row p settled: its float64 value (`_entry64`) and that value's bound."
+    if settled[q] or q == p: return
+    a = lam64[p] + lam64[q]
+    S[q] = _entry64(U, h, inv, p, q, s2)
+    E[q] = 0.0 if inv[q] == inv[p] else a * a + tiny64
+    settled[q] = True
+
+@numba.njit(cache=True)
+def _settle_candidates(v, i, p, k, inv, U, h, s2, lam64, tiny64, S, E, settled):
+    "Settle every entry of row p that may be among the k nearest in the float64 path: lower bound <= the largest upper bound of the k smallest float32 entries (v, i)."
+    H = -np.inf
+    for s in range(k): H = max(H, v[p, s] + E[i[p, s]])
+    near = np.empty(len(S), np.int64)
+    m = 0
+    for q in range(len(S)):
+        near[m] = q
+        m += S[q] - E[q] <= H
+    for t in range(m): _settle(near[t], p, inv, U, h, s2, lam64, tiny64, S, E, settled)
+
+@numba.njit(cache=True)
+def _settle_bands(J, p, inv, U, h, s2, lam64, tiny64, reach, outliers, S, E, settled):
+    "Settle the entries J (the points nearest in the other representation) and every entry whose interval meets one of theirs (`reach`: a bound on every entry's E but the outliers', before and after settling)."
+    for j in J: _settle(j, p, inv, U, h, s2, lam64, tiny64, S, E, settled)
+    if len(J) <= 8:
+        near = np.empty(len(S), np.int64)
+        for j in J:
+            w, ew = S[j], E[j]
+            m = 0
+            for q in range(len(S)):
+                near[m] = q
+                m += abs(S[q] - w) <= E[q] + ew
+            for t in range(m): _settle(near[t], p, inv, U, h, s2, lam64, tiny64, S, E, settled)
+        return
+    ew_max = 0.0
+    lo, hi = np.inf, -np.inf
+    for j in J:
+        ew_max = max(ew_max, E[j])
+        lo, hi = min(lo, S[j]), max(hi, S[j])
+    T, rank = _within(S, lo - ew_max - 2 * reach, hi + ew_max + 2 * reach)   # the values before this settling, each within reach of after
+    for j in J:
+        w, ew = S[j], E[j]
+        for s in range(np.searchsorted(T, w - ew - 2 * reach, side="left"), np.searchsorted(T, w + ew + 2 * reach, side="right")):
+            q = rank[s]
+            if abs(S[q] - w) <= E[q] + ew: _settle(q, p, inv, U, h, s2, lam64, tiny64, S, E, settled)
+        for o in outliers:
+            if abs(S[o] - w) <= E[o] + ew: _settle(o, p, inv, U, h, s2, lam64, tiny64, S, E, settled)
+
+
+@numba.njit(cache=True)
+def _nearest(S):
+    "The columns at the smallest value of S."
+    m = S.min()
+    count = 0
+    for q in range(len(S)): count += S[q] == m
+    J = np.empty(count, np.int64)
+    t = 0
+    for q in range(len(S)):
+        if S[q] == m:
+            J[t] = q
+            t += 1
+    return J
+
+@numba.njit(cache=True)
+def _certain(S, E, t_value, t_col, p, inv):
+    "Is every entry of S below t_value certainly below it in the float64 path (intervals S +- E apart), every one above certainly above, and every one equal to it a copy of column t_col or exact like it (bounds 0)?"
+    hi_below, lo_above, ties, et = -np.inf, np.inf, 0, 0.0
+    for q in range(len(S)):
+        x, e = S[q], E[q]
+        hi_below = max(hi_below, x + e if x < t_value else -np.inf)
+        lo_above = min(lo_above, x - e if x > t_value else np.inf)
+        ties += x == t_value
+        et = max(et, e if x == t_value else 0.0)
+    ok = hi_below < t_value - et and lo_above > t_value + et
+    if ok and ties > 1:
+        for q in range(len(S)):
+            if S[q] == t_value and inv[q] != inv[t_col] and E[q] + E[t_col] > 0: ok = False
+    return ok
+
+@numba.njit(cache=True)
+def _midrank_settled(S, E, J, p, inv, exact, reach, outliers):
+    "(`_nearest_midranks_cpu`'s mean mid-rank in S of the points J; is every entry certainly on its side of each of their values in the float64 path, a copy, or exact like it?)"
+    m = len(J)
+    ws, ew = S[J], E[J]
+    order = np.argsort(ws)
+    ws, ew, Js = ws[order], ew[order], J[order]
+    ok = True
+    if not exact:
+        if m > 8: T, rank = _within(S, ws[0] - ew.max() - reach, ws[m - 1] + ew.max() + reach)
+        for t in range(m):
+            w, e0, cj = ws[t], ew[t], inv[Js[t]]
+            if m <= 8:
+                near = 0
+                for q in range(len(S)): near += abs(S[q] - w) <= E[q] + e0
+                if near > 1:
+                    for q in range(len(S)):
+                        if inv[q] != cj and abs(S[q] - w) <= E[q] + e0 and E[q] + e0 > 0: ok = False
+            else:
+                for s in range(np.searchsorted(T, w - e0 - reach, side="left"), np.searchsorted(T, w + e0 + reach, side="right")):
+                    q = rank[s]
+                    if inv[q] != cj and abs(S[q] - w) <= E[q] + e0 and E[q] + e0 > 0: ok = False
+                for q in outliers:
+                    if inv[q] != cj and abs(S[q] - w) <= E[q] + e0 and E[q] + e0 > 0: ok = False
+    return (_rank_count(S, ws) / m + 1) / 2, ok
+
+# %% ../nbs/02a_neighbours.ipynb #44659963
+@numba.njit(parallel=True, cache=True)
+def _settle_rows(X, k,
+                 DA, vA, iA, invA, lamA, tinyA, lam64A, tiny64A, UA, hA, s2A, exactA, outA, capA,
+                 DB, vB, iB, invB, lamB, tinyB, lam64B, tiny64B, UB, hB, s2B, exactB, outB, capB,
+                 SA, SB, vA2, iA2, vB2, iB2, forward, backward, ok):
+    """Rows X of both float32 matrices with the entries they cannot decide settled in float64 (those that may be among the
+    k nearest, the other representation's nearest points and the entries around them): SA, SB the rows, vA2, iA2, vB2, iB2
+    their k + 1 smallest, forward, backward the mid-ranks, ok[r]: every comparison the three numbers of row X[r] read is
+    certainly the float64 path's."""
+    n = DA.shape[1]
+    for r in numba.prange(len(X)):
+        p = X[r]
+        reachA = 2 * ((lamA[p] + capA) ** 2 + tinyA)          # bounds every E of a row but the outliers' (float32 or settled)
+        reachB = 2 * ((lamB[p] + capB) ** 2 + tinyB)
+        EA, EB = np.empty(n), np.empty(n)
+        setA, setB = np.empty(n, np.bool_), np.empty(n, np.bool_)
+        _row_start(DA, p, invA, lamA, tinyA, SA[r], EA, setA)
+        _row_start(DB, p, invB, lamB, tinyB, SB[r], EB, setB)
+        _settle_candidates(vA, iA, p, k, invA, UA, hA, s2A, lam64A, tiny64A, SA[r], EA, setA)
+        _settle_candidates(vB, iB, p, k, invB, UB, hB, s2B, lam64B, tiny64B, SB[r], EB, setB)
+        _settle_bands(_nearest(SA[r]), p, invB, UB, hB, s2B, lam64B, tiny64B, reachB, outB, SB[r], EB, setB)
+        _settle_bands(_nearest(SB[r]), p, invA, UA, hA, s2A, lam64A, tiny64A, reachA, outA, SA[r], EA, setA)
+        _select_row(SA[r], vA2[r], iA2[r])
+        _select_row(SB[r], vB2[r], iB2[r])
+        good = (_certain(SA[r], EA, vA2[r, k - 1], iA2[r, k - 1], p, invA) and _certain(SA[r], EA, vA2[r, 0], iA2[r, 0], p, invA)
+                and _certain(SB[r], EB, vB2[r, k - 1], iB2[r, k - 1], p, invB) and _certain(SB[r], EB, vB2[r, 0], iB2[r, 0], p, invB))
+        f, okf = _midrank_settled(SB[r], EB, _nearest(SA[r]), p, invB, exactB, reachB, outB)
+        b, okb = _midrank_settled(SA[r], EA, _nearest(SB[r]), p, invA, exactA, reachA, outA)
+        forward[r], backward[r] = f, b
+        ok[r] = good and okf and okb
+
+# %% ../nbs/02a_neighbours.ipynb #112ef69c
+def _settled_values(a:_Rows, b:_Rows, k:int) -> tuple:
+    "`(overlap, forward, backward, settled, whole)`: the three per-row numbers of `chain_geometry` from two float32 matrices, the float64 path's to the bit; `settled` rows needed float64 entries, `whole`: the float64 path's rounding decided one, so both of its whole matrices were formed."
+    n, sa, sb = len(a.D), a.settle, b.settle
+    DA, DB = a.D.numpy(), b.D.numpy()
+    vA, iA, vB, iB = a.v.numpy(), a.i.numpy(), b.v.numpy(), b.i.numpy()
+    forward, backward = np.empty(n), np.empty(n)
+    sure_f, sure_b = np.empty(n, bool), np.empty(n, bool)
+    with numba_threads():
+        _midranks32(DA, vA, iA, DB, sb.inv, sb.lam, sb.tiny, sb.exact, sb.outliers, sb.cap, forward, sure_f)
+        _midranks32(DB, vB, iB, DA, sa.inv, sa.lam, sa.tiny, sa.exact, sa.outliers, sa.cap, backward, sure_b)
+    forward, backward = torch.from_numpy(forward), torch.from_numpy(backward)
+    unsure = ~(sa.sure_k & sb.sure_k & sa.sure_0 & sb.sure_0 & sure_f & sure_b)
+    X = np.flatnonzero(unsure)
+    overlap = _overlap(a, b, k, skip=torch.from_numpy(unsure))
+    if len(X) == 0: return overlap, forward, backward, 0, False
+    m = len(X)
+    SA, SB = np.empty((m, n)), np.empty((m, n))
+    vA2, vB2 = np.empty((m, k + 1)), np.empty((m, k + 1))
+    iA2, iB2 = np.empty((m, k + 1), np.int64), np.empty((m, k + 1), np.int64)
+    f2, b2, ok = np.empty(m), np.empty(m), np.empty(m, bool)
+    with numba_threads():
+        _settle_rows(X, k, DA, vA, iA, sa.inv, sa.lam, sa.tiny, sa.lam64, sa.tiny64, sa.U.numpy(), sa.h, sa.s2, sa.exact, sa.outliers, sa.cap,
+                     DB, vB, iB, sb.inv, sb.lam, sb.tiny, sb.lam64, sb.tiny64, sb.U.numpy(), sb.h, sb.s2, sb.exact, sb.outliers, sb.cap,
+                     SA, SB, vA2, iA2, vB2, iB2, f2, b2, ok)
+    if not ok.all():                                       # the float64 path's own rounding decides: its whole matrices
+        ra, rb = (_Rows.of(_whole_distances(U, h, inv), k) for U, inv, h in (_distinct(s.points) for s in (sa, sb)))
+        return _overlap(ra, rb, k), _nearest_midranks(ra, rb), _nearest_midranks(rb, ra), m, True
+    Xt = torch.from_numpy(X)
+    ra, rb = (_Rows(torch.from_numpy(S_), torch.from_numpy(v_), torch.from_numpy(i_)) for S_, v_, i_ in ((SA, vA2, iA2), (SB, vB2, iB2)))
+    overlap[Xt], forward[Xt], backward[Xt] = _overlap(ra, rb, k), torch.from_numpy(f2), torch.from_numpy(b2)
+    return overlap, forward, backward, m, False
+
 # %% ../nbs/02a_neighbours.ipynb #50a9561a
 @dataclass
 class PairDistances:
-    "One representation's whole squared distance matrix on one batch (`_Rows`: self +inf, each row's k + 1 smallest), kept for the next pair of a chain."
+    "One representation's whole squared distance matrix on one batch (`_Rows`: self +inf, each row's k + 1 smallest; float32 with its settling, or float64), kept for the next pair of a chain."
     rows: _Rows                 # D (n, n), and each row's k + 1 smallest values v and indices i
     k: int                      # the neighbours the rows were selected for
     points: torch.Tensor        # the points, as given (not copied)
@@ -274,7 +854,17 @@ class PairDistances:
         if n < self.k + 2: raise ValueError(f"points must hold at least k + 2 = {self.k + 2} points (the distances of k={self.k} neighbours); got shape {tuple(self.points.shape)}")
         if tuple(self.rows.D.shape) != (n, n) or tuple(self.rows.v.shape) != (n, self.k + 1):
             raise ValueError(f"rows must be the whole {n} x {n} matrix with the {self.k + 1} smallest of each row; got {tuple(self.rows.D.shape)} and {tuple(self.rows.v.shape)}")
+        float32 = self.rows.settle is not None
+        if float32 and not isinstance(self.rows.settle, _Settle):
+            raise TypeError(f"rows.settle must be the float32 matrix's settling (`pair_distances`) or None; got {type(self.rows.settle).__name__}")
+        if self.rows.D.dtype != (torch.float32 if float32 else torch.float64):
+            raise TypeError(f"rows must be float32 distances with their settling or float64 ones without; got {self.rows.D.dtype} {'with' if float32 else 'without'}")
         self.version = self.points._version if self.version is None else integer(self.version, "version", minimum=0)
+
+    @property
+    def precision(self) -> str:
+        "'float32': a float32 matrix read as the float64 path's (`_settled_values`); 'float64': the float64 path's own."
+        return "float64" if self.rows.settle is None else "float32"
 
     def holds(self, X) -> bool:
         "Are these the distances of X: the same points unchanged since, or equal values of the same shape and dtype?"
@@ -285,13 +875,30 @@ class PairDistances:
         return P._version == self.version and torch.equal(X, P)
 
 # %% ../nbs/02a_neighbours.ipynb #eb4beeb5
-def pair_distances(X, k:int=30) -> PairDistances:
-    "The whole squared distance matrix of the points X (n, d) (float64, self +inf, copies 0 apart) with each row's k + 1 smallest: one side of `chain_geometry`."
+_PRECISIONS = ("float32", "float64")    # the distance product of a chain; the numbers are the float64 path's either way
+
+def _precision(precision, device) -> str:
+    "`precision` checked: 'float32' (the CPU's default) or 'float64' (elsewhere's: the float32 path's kernels run on the CPU)."
+    precision = choice(precision, "precision", (*_PRECISIONS, None))
+    if precision is None: return "float32" if device.type == "cpu" else "float64"
+    if precision == "float32" and device.type != "cpu":
+        raise ValueError(f"precision='float32' runs on the CPU (numba and BLAS kernels); the points are on {device}: pass precision='float64' or None")
+    return precision
+
+def pair_distances(
+    X,                      # (n, d) points: numpy or torch, any real dtype
+    k:int=30,               # neighbours the rows are selected for
+    precision:str=None,     # the product: 'float32' (CPU default; settled to the float64 path's numbers) or 'float64' (elsewhere's)
+) -> PairDistances:
+    "The whole squared distance matrix of the points X (n, d) (self +inf, copies 0 apart) with each row's k + 1 smallest: one side of `chain_geometry`, from one float32 product with what settles it, or the float64 product."
     k = integer(k, "k", minimum=1)
     T = as_points(X, name="X")
+    precision = _precision(precision, T.device)
     if len(T) < k + 2: raise ValueError(f"k={k} needs at least k + 2 = {k + 2} points; X has {len(T)}")
+    points = X if isinstance(X, torch.Tensor) else T
+    if precision == "float32": return PairDistances(rows=_float32_distances(T, k), k=k, points=points)
     U, inv, h = _distinct(T)
-    return PairDistances(rows=_Rows.of(_whole_distances(U, h, inv), k), k=k, points=X if isinstance(X, torch.Tensor) else T)
+    return PairDistances(rows=_Rows.of(_whole_distances(U, h, inv), k), k=k, points=points)
 
 # %% ../nbs/02a_neighbours.ipynb #3a9c26bb
 def chain_geometry(
@@ -299,19 +906,25 @@ def chain_geometry(
     B,                      # (n_points, d_B) the same points, row for row, in the next
     k:int=30,               # neighbours of the overlap
     before:PairDistances=None, # A's distances from the call before (that call's B), reused; None: formed here
+    precision:str=None,     # the product: 'float32' (CPU default) or 'float64' (elsewhere's); the numbers are the float64 path's either way
 ) -> tuple:                 # (PairGeometry, B's PairDistances for the next call)
     "`pair_geometry(A, B, k)` from whole distance matrices, and B's for the next pair of a chain (layer l with l + 1 after l - 1 with l: one matrix per layer)."
     k = integer(k, "k", minimum=1)
     TA, TB = _pair_points(A, B, k)
+    precision = _precision(precision, TA.device) if before is None or precision is not None else None
     if before is not None:
         if not isinstance(before, PairDistances): raise TypeError(f"before must be the PairDistances of A (the previous call's second value); got {type(before).__name__}")
         if before.k != k: raise ValueError(f"before holds the {before.k + 1} nearest of each row (k={before.k}); this call has k={k}")
         if not before.holds(A if isinstance(A, torch.Tensor) else TA):
             raise ValueError(f"before holds the distances of other points than A ({tuple(before.points.shape)} {before.points.dtype}, "
                              f"A {tuple(TA.shape)}): pass the PairDistances the call before returned for this A, or None")
-    a = before.rows if before is not None else pair_distances(TA, k).rows
-    after = pair_distances(B if isinstance(B, torch.Tensor) else TB, k)
+        if precision is not None and precision != before.precision:
+            raise ValueError(f"before holds a {before.precision} matrix and precision={precision!r}: a chain keeps one precision (pass precision=None to follow before)")
+        precision = before.precision
+    a = before.rows if before is not None else pair_distances(TA, k, precision).rows
+    after = pair_distances(B if isinstance(B, torch.Tensor) else TB, k, precision)
     b, n = after.rows, len(TA)
-    overlap, forward, backward = _overlap(a, b, k), _nearest_midranks(a, b), _nearest_midranks(b, a)
+    if precision == "float32": overlap, forward, backward, _, _ = _settled_values(a, b, k)
+    else: overlap, forward, backward = _overlap(a, b, k), _nearest_midranks(a, b), _nearest_midranks(b, a)
     return PairGeometry(overlap=float(overlap.mean()), imbalance_forward=float(forward.mean()) / (n / 2),
                         imbalance_backward=float(backward.mean()) / (n / 2), n_points=n, k=k), after
