@@ -9,7 +9,8 @@
 # then `run` with carry [".whl"] and the command `bash bench/device_session.sh`: the logs come back under $OUT.
 # Parts (each under its own timeout, so one that hangs leaves the rest): check_cuda.py (the engine against the CPU
 # included), bench_profile_gpu.py with --floor on both shapes (issue 47's targets: <= 3x the forward pass), and
-# bench_metrics.py --device cuda against torchid (target 1.5x in all 24 cells).
+# bench_metrics.py --device cuda against torchid (target 1.5x in all 24 cells), and check_gpu_memory.py on both shapes
+# (issue 60: the plan's GPU memory within 20% of torch.cuda.max_memory_allocated).
 set -u
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --ignore-requires-python --upgrade \
@@ -23,4 +24,8 @@ step profile_smollm2 150 python3 bench/bench_profile_gpu.py --model .whl/shapes/
 step profile_pythia 120 python3 bench/bench_profile_gpu.py --model .whl/shapes/pythia-1.4b --random-weights --tokens 16384 \
     --dtypes bfloat16 --floor --csv "$out/profile_pythia.csv"
 step bench_metrics 120 python3 bench/bench_metrics.py --device cuda --repeat 2 --csv "$out/bench_metrics.csv"
-grep -h -E "PASS|FAIL|checks,|target|floor|forward " "$out"/*.log | tail -40
+step memory_pythia 90 python3 bench/check_gpu_memory.py --model .whl/shapes/pythia-1.4b --random-weights --tokens 16384 \
+    --dtype bfloat16
+step memory_smollm2 90 python3 bench/check_gpu_memory.py --model .whl/shapes/smollm2-135m --random-weights --tokens 65536 \
+    --dtype float32 --pairs
+grep -h -E "PASS|FAIL|checks,|target|floor|forward |plan / measured" "$out"/*.log | tail -40

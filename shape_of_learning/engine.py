@@ -8,9 +8,12 @@ Docs: https://shape-of-learning.github.io/shape_of_learning/engine.html.md"""
 from __future__ import annotations
 import inspect
 import math
+import weakref
 from contextlib import contextmanager
 import numpy as np
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_flatten
 from .checks import integer, flag, choice, indices, device as check_device
 from .knn import KNN, as_points, batched_knn, measured, resolution_of
 from .anisotropy import Moments, anisotropy, moments, reads_center
@@ -19,9 +22,9 @@ from .neighbours import PairGeometry, batched_pairs, chain_geometry, pair_geomet
 
 # %% auto #0
 __all__ = ['GROUP', 'SPECTRA', 'FLOAT64_SHARE', 'GRAM_BLOCK', 'TOP_TOLERANCE', 'FULL_TOLERANCE', 'FLOAT64_SHARES',
-           'UNIT_ROUNDOFF32', 'batch_stack', 'group_size', 'stacked', 'batched_moments', 'float64_share',
-           'spectra_mode', 'checked_moments', 'batched_tolerance', 'spectra_needed', 'spectra_top_only',
-           'layer_batch_values', 'free_memory', 'pair_batch_values']
+           'UNIT_ROUNDOFF32', 'batch_stack', 'peak_tensor_bytes', 'batch_bytes', 'group_size', 'stacked',
+           'batched_moments', 'float64_share', 'spectra_mode', 'checked_moments', 'batched_tolerance', 'spectra_needed',
+           'spectra_top_only', 'layer_batch_values', 'free_memory', 'pair_batch_values']
 
 # %% ../nbs/02b_engine.ipynb #32f17272
 def _metrics(ms, name:str="ms") -> list:
@@ -57,8 +60,46 @@ def batch_stack(X, name:str="X") -> torch.Tensor:
     if not X.is_floating_point(): raise TypeError(f"{name} must hold floating point values; got {X.dtype}")
     return X
 
+# %% ../nbs/02b_engine.ipynb #68cac2eb
+def _strided(t) -> bool: return isinstance(t, torch.Tensor) and t.layout == torch.strided
+
+def _storage_key(t:torch.Tensor) -> tuple: return str(t.device), t.untyped_storage().data_ptr()
+
+class _LiveBytes(TorchDispatchMode):
+    "Bytes of the tensor storages torch operations allocate while the mode is active, now and at their peak."
+    def __init__(self):
+        super().__init__()
+        self.live, self.now, self.peak = {}, 0, 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        given = {_storage_key(t) for t in tree_flatten((args, kwargs))[0] if _strided(t)}
+        for tensor in tree_flatten(out)[0]:
+            if not _strided(tensor): continue
+            storage, key = tensor.untyped_storage(), _storage_key(tensor)
+            if key in self.live or key in given or not storage.nbytes(): continue   # a view, an in-place result: not new
+            self.live[key] = storage.nbytes()
+            self.now += storage.nbytes()
+            self.peak = max(self.peak, self.now)
+            weakref.finalize(storage, self._freed, key)
+        return out
+
+    def _freed(self, key): self.now -= self.live.pop(key, 0)
+
+def peak_tensor_bytes(fn, *args, **kwargs) -> tuple:
+    "(fn(*args, **kwargs), the most bytes of tensor storage its torch operations held at once): what `torch.cuda.max_memory_allocated` counts of the call, measured on any device (tensors made before the call, numpy's and libraries' workspaces not counted)."
+    if not callable(fn): raise TypeError(f"fn must be a function to run and measure; got {type(fn).__name__}")
+    mode = _LiveBytes()
+    with mode: result = fn(*args, **kwargs)
+    return result, mode.peak
+
 # %% ../nbs/02b_engine.ipynb #c0303f36
 GROUP = None        # batches per group: None, by device and memory (`group_size`); an int forces it on every device
+
+def batch_bytes(n:int, d:int, pairs:bool=False) -> int:
+    "Bytes the batched path holds for one batch of n points in d dimensions at its peak (an upper bound, read from its code): float64 copies and Gram matrices, the search's score matrix, and for a pair both layers' float64 distance matrices and two temporaries of their size."
+    n, d, pairs = integer(n, "n", 1), integer(d, "d", 1), flag(pairs, "pairs")
+    return 8 * (3 * n * d + 4 * d * d) + 4 * 3 * n * n + (4 * 8 * n * n if pairs else 0)
 
 def group_size(n:int, d:int, device, pairs:bool=False) -> int:
     "How many batches of n points in d dimensions one batched computation takes: 1 on the CPU (its tuned per-batch kernels), else as many as half the free GPU memory holds."
@@ -66,10 +107,8 @@ def group_size(n:int, d:int, device, pairs:bool=False) -> int:
     if GROUP is not None: return integer(GROUP, "engine.GROUP", 1)
     device = check_device(device, "device", default=torch.device("cpu"), none="the CPU")
     if device.type != "cuda": return 1
-    per_batch = 8 * (3 * n * d + 4 * d * d) + 4 * 3 * n * n + (4 * 8 * n * n if pairs else 0)   # pairs: the layer before's
-                                                      # distances kept, this layer's, and two temporaries of their size
     free, _ = torch.cuda.mem_get_info(device)
-    return max(1, int(free // 2 // per_batch))
+    return max(1, int(free // 2 // batch_bytes(n, d, pairs)))
 
 # %% ../nbs/02b_engine.ipynb #12b6a449
 def stacked(points:torch.Tensor, batches:list, group:int) -> list:

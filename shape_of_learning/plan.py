@@ -23,7 +23,7 @@ from .store import ResultStore
 from .sweeps import Measure, job_done, lfs_sha256
 from .reproduce import Task, TaskConfig, get_task, task_key, default_cache
 from .figures.training import every
-from .engine import SPECTRA, FLOAT64_SHARE
+from .engine import SPECTRA, FLOAT64_SHARE, batch_bytes, peak_tensor_bytes
 from .checks import number, integer, flag, choice, EnvironmentProblem, NoDevice, device as checked_device, dtype as checked_dtype
 
 # %% auto #0
@@ -33,10 +33,11 @@ __all__ = ['TOKENIZER_FILES', 'FORWARD_BATCH', 'KNN_BLOCK', 'K_MAX', 'SPECIAL_TO
            'checkpoint_bytes', 'ModelShape', 'shape_of', 'model_shape', 'activation_bytes', 'layer_bytes',
            'layer_groups', 'metric_bytes', 'GpuMetrics', 'Calibration', 'calibrate', 'Workload', 'workload', 'Entry',
            'on_hub', 'task_entries', 'DataSource', 'task_data', 'data_bytes', 'measured', 'load_files', 'device_memory',
-           'TokenWork', 'token_work', 'token_fields', 'on_gpu', 'weights_id', 'metric_seconds', 'checkpoint_row',
-           'planned_device', 'checked_config', 'task_config', 'plan_tasks', 'plan_rows', 'checkpoint_plan',
-           'to_measure', 'two_at_a_time', 'plan_bandwidth', 'summarize', 'plan', 'plan_text', 'print_plan',
-           'SweepConfig', 'sweep_plan', 'PlanError', 'machine', 'task_problems', 'fitting', 'check_plan']
+           'TokenWork', 'token_work', 'stored_bytes', 'GpuNeed', 'gpu_need', 'token_fields', 'on_gpu', 'weights_id',
+           'metric_seconds', 'checkpoint_row', 'planned_device', 'checked_config', 'task_config', 'plan_tasks',
+           'plan_rows', 'checkpoint_plan', 'to_measure', 'two_at_a_time', 'plan_bandwidth', 'summarize', 'plan',
+           'plan_text', 'print_plan', 'SweepConfig', 'sweep_plan', 'PlanError', 'machine', 'task_problems', 'fitting',
+           'check_plan']
 
 # %% ../nbs/11c_plan.ipynb #d57p0002
 def plan_rate(value, name:str, infinite:bool=False) -> float:
@@ -386,10 +387,15 @@ class Workload:
     batch: int = FORWARD_BATCH     # sequences per forward pass
     length: int = None             # tokens per sequence where the configuration has no window (else `length`, else a window)
     reads: str = "top"             # what its spectral metrics read: "top" (anisotropy: the top eigenvalue), "full" (RankMe, alpha-ReQ)
+    pairs: bool = False            # its metrics compare consecutive layers (overlap, imbalances, CKA): the layer before stays
+    keeps: str = "device"          # where a GPU run keeps its vectors: "device" (layer_profile: the model's device), "host"
+                                   # (copied to the host: Layer by Layer's pooled vectors), "batch" (one forward batch's clouds
+                                   # only: the prompts' per-prompt metrics)
 
     def __post_init__(self):             # shares: a task's name, looked up when a plan reads it (tasks register after this module)
         choice(self.loads, "Workload.loads", ("model", "tensors", "finetune")); choice(self.reads, "Workload.reads", ("top", "full"))
-        _checked_fields(self, positive=("policies", "batch", "length"), texts=("shares",), maybe=("shares", "length"))
+        choice(self.keeps, "Workload.keeps", ("device", "host", "batch"))
+        _checked_fields(self, positive=("policies", "batch", "length"), texts=("shares",), maybe=("shares", "length"), flags=("pairs",))
         if not (isinstance(self.streamed, tuple) and all(isinstance(f, str) for f in self.streamed)):
             raise TypeError(f"Workload.streamed must be a tuple of token field names; got {self.streamed!r:.80}")
 
@@ -400,8 +406,11 @@ WORKLOADS = {
     "weights": Workload(loads="tensors"), "probes": Workload(batch=16, length=128), "probe_series": Workload(batch=64, length=128),
     "d90": Workload(loads="finetune", batch=16), "d90_params": Workload(loads="finetune", batch=16),
     "d90_seeds": Workload(loads="finetune", batch=16),
-    "layer_by_layer": Workload(streamed=("n_tokens",), batch=1),   # one sample a forward pass; one vector per sample and entry kept
-    "layers": Workload(reads="full"), "spectra": Workload(reads="full"),   # RankMe and alpha-ReQ: whole spectra
+    "layer_by_layer": Workload(streamed=("n_tokens",), batch=1, keeps="host"),   # one sample a forward pass; one pooled vector
+                                   # per sample and entry kept, on the host (`prompts.layer_by_layer_profile`)
+    "prompts": Workload(keeps="batch"),   # each forward batch's clouds measured at once, nothing kept (`prompts.prompt_profile`)
+    "layers": Workload(reads="full", pairs=True),   # RankMe and alpha-ReQ: whole spectra; overlap and imbalances: pairs
+    "spectra": Workload(reads="full"),
 }
 
 def workload(task) -> Workload:
@@ -542,7 +551,7 @@ class TokenWork:
 
 # %% ../nbs/11c_plan.ipynb #89d79c0a
 def token_work(shape:ModelShape, field:str, n_tokens:int, window:int, budget:int, streamed:bool=False, copies:int=1,
-               sources:int=1) -> TokenWork:
+               sources:int=1, pairs:bool=False) -> TokenWork:
     "The forward passes, host memory and FLOPs of measuring `n_tokens` vectors of every entry of a model in windows of `window` tokens."
     shape, n_tokens, window = _an(shape, ModelShape, "shape"), integer(n_tokens, "n_tokens", minimum=1), integer(window, "window", minimum=2)
     budget, streamed, copies, sources = integer(budget, "budget", minimum=0), flag(streamed, "streamed"), integer(copies, "copies", minimum=1), \
@@ -551,12 +560,48 @@ def token_work(shape:ModelShape, field:str, n_tokens:int, window:int, budget:int
     S, b, d = window + SPECIAL_TOKENS, min(4096, n_tokens), shape.hidden
     tokens = sources * math.ceil(n_tokens / (window - 1)) * S                 # windows of content tokens, the first dropped
     per_layer = layer_bytes(shape, n_tokens, streamed, copies * sources, b)
-    groups = layer_groups(shape.entries, per_layer, budget)
+    carried = per_layer if flag(pairs, "pairs") and not streamed else 0        # the layer before, kept for the pair metrics
+    groups = layer_groups(shape.entries, per_layer, max(0, budget - carried))
     full = 2 * (shape.params - shape.embedding_params) * tokens + 4 * shape.layers * S * d * tokens
     forward = sum(min(1.0, (g[-1] + 1) / shape.entries) for g in groups) * full    # a pass stops after its deepest entry
     batches = 0 if streamed else copies * sources * shape.entries * max(1, n_tokens // b)
     return TokenWork(field, n_tokens, streamed, len(groups), len(groups[0]), per_layer,
                      0 if streamed else metric_bytes(shape, b), forward, batches * (b * b * d + 2 * b * d * d), batches, b)
+
+# %% ../nbs/11c_plan.ipynb #d2023afc
+def stored_bytes(shape:ModelShape) -> int:
+    "Bytes a value of a layer's vectors takes as a GPU run keeps them (`profile.stored_vectors`): float16 and bfloat16 as computed, other dtypes as float32."
+    return 2 if _an(shape, ModelShape, "shape").dtype in ("float16", "bfloat16") else 4
+
+@dataclass(frozen=True)
+class GpuNeed:
+    "GPU memory of one token field of one checkpoint on a GPU run, in bytes: its parts at the peak, and the least a run can do with."
+    weights: int                   # the model as loaded
+    vectors: int                   # the entries one pass keeps, in the stored dtype (or their accumulators when streamed)
+    carried: int                   # the layer before, kept for the pair metrics
+    forward: int                   # one forward batch with the pass's kept entries
+    metrics: int                   # the engine's group of batches, in what the forward left free
+    least: int                     # one entry a pass and one batch a group
+
+    def __post_init__(self): _checked_fields(self, counts=("weights", "vectors", "carried", "forward", "metrics", "least"))
+
+    @property
+    def peak(self) -> int: return self.weights + self.vectors + self.carried + max(self.forward, self.metrics)
+
+def gpu_need(shape:ModelShape, work:TokenWork, weights:int, memory:int, length:int, batch:int=FORWARD_BATCH, pairs:bool=False) -> GpuNeed:
+    "The `GpuNeed` of a token field (`work`) of a model on a GPU of `memory` bytes with `weights` bytes loaded, forward sequences of `length` tokens `batch` at a time (`pairs`: the metrics compare consecutive layers)."
+    shape, work = _an(shape, ModelShape, "shape"), _an(work, TokenWork, "work")
+    weights, memory = integer(weights, "weights", minimum=0), integer(memory, "memory", minimum=1)
+    length, batch, pairs = integer(length, "length", minimum=1), integer(batch, "batch", minimum=1), flag(pairs, "pairs")
+    one = work.per_layer if work.streamed else work.per_layer // 4 * stored_bytes(shape)
+    vectors, carried = work.kept * one, one if pairs and not work.streamed else 0
+    forward = activation_bytes(shape, length, batch, work.kept)
+    sizes = [] if work.streamed else [batch_bytes(work.batch_size, shape.hidden, p) for p in ((False, True) if pairs else (False,))]
+    free = max(0, memory - weights - vectors - carried - forward)       # the forward's blocks stay in PyTorch's cache
+    calls = max(1, work.n_tokens // work.batch_size)                   # one entry's batches: the engine's groups take from these
+    metrics = max((min(calls, max(1, free // 2 // size)) * size for size in sizes), default=0)
+    least = weights + one + carried + max(activation_bytes(shape, length, batch, 1), max(sizes, default=0))
+    return GpuNeed(weights=weights, vectors=vectors, carried=carried, forward=forward, metrics=metrics, least=least)
 
 # %% ../nbs/11c_plan.ipynb #c5e98d56
 def token_fields(cfg) -> dict:
@@ -579,7 +624,7 @@ def _jobs(task, cfg, shape:ModelShape, window:int, budget:int) -> list:
     work = workload(task)
     copies = work.policies if shape.kind == "decoder" else 1
     sources = max(1, len(getattr(cfg, "sources", ()) or ()))
-    return [token_work(shape, f, n, window, budget, f in work.streamed, copies, sources) for f, n in token_fields(cfg).items()]
+    return [token_work(shape, f, n, window, budget, f in work.streamed, copies, sources, work.pairs) for f, n in token_fields(cfg).items()]
 
 # %% ../nbs/11c_plan.ipynb #f18fd39b
 def metric_seconds(work:TokenWork, hidden:int, rates:Calibration, gpu:bool, full:bool=False) -> float:
@@ -599,16 +644,27 @@ def checkpoint_row(task, cfg, e:Entry, rates:Calibration, api=None) -> dict:
     length = work.length or getattr(cfg, "length", None) or window + SPECIAL_TOKENS      # tokens per forward sequence
     forward = bool(token_fields(cfg)) or work.length is not None or work.loads == "finetune"
     weights, activations = device_memory(shape, work, length, forward)
-    budget = max(1, ((rates.memory if on_gpu(cfg) else rates.host_memory) - weights) // 2)
+    gpu = on_gpu(cfg)
+    budget = max(1, ((rates.memory if gpu else rates.host_memory) - weights) // 2)
     jobs = _jobs(task, cfg, shape, window, budget)
     if jobs: activations = max(activation_bytes(shape, length, work.batch, j.kept) for j in jobs)
-    host = max((j.vectors + j.metrics for j in jobs), default=0)
-    least = max((j.per_layer + j.metrics for j in jobs), default=0)
-    if not on_gpu(cfg): host, least = host + weights + activations, least + weights + activations
-    compute = sum(j.forward_flops / rates.flops + metric_seconds(j, shape.hidden, rates, on_gpu(cfg), work.reads == "full") for j in jobs)
+    if gpu and work.keeps == "device":              # the vectors and the metrics on the GPU (gpu_need); the host: ids, tables
+        needs = [gpu_need(shape, j, weights, rates.memory, length, work.batch, work.pairs) for j in jobs]
+        device, device_least = (max((getattr(n, a) for n in needs), default=weights + activations) for a in ("peak", "least"))
+        host = least = 0
+    elif gpu:                                       # vectors on the host, or one forward batch's float32 clouds on the GPU
+        clouds = work.batch * length * shape.entries * shape.hidden * 4 if work.keeps == "batch" and jobs else 0
+        device = device_least = weights + activations + clouds
+        host = max((j.vectors + j.metrics for j in jobs), default=0) if work.keeps == "host" else 0
+        least = max((j.per_layer + j.metrics for j in jobs), default=0) if work.keeps == "host" else 0
+    else:
+        device = device_least = 0
+        host = max((j.vectors + j.metrics for j in jobs), default=0) + weights + activations
+        least = max((j.per_layer + j.metrics for j in jobs), default=0) + weights + activations
+    compute = sum(j.forward_flops / rates.flops + metric_seconds(j, shape.hidden, rates, gpu, work.reads == "full") for j in jobs)
     return dict(task=task.name, label=e.label, field=e.field, checkpoint=ck.name, swept=bool(own), window=window,
                 params=shape.params, hidden=shape.hidden, entries=shape.entries, dtype=shape.dtype, files=files, own=own,
-                download=sum(files.values()), weights=weights, activations=activations, gpu=(weights + activations) * on_gpu(cfg),
+                download=sum(files.values()), weights=weights, activations=activations, gpu=device, gpu_least=device_least,
                 host=host, host_least=least, passes=sum(j.passes for j in jobs), compute_seconds=compute, computed=bool(jobs),
                 weights_id=weights_id(ck, meta) if e.swept else None)
 
@@ -695,7 +751,7 @@ def _mark(rows:list, done:set, shared:bool) -> list:
 # %% ../nbs/11c_plan.ipynb #778d89ca
 PLAN_COLUMNS = ["task", "config", "config_class", "label", "field", "checkpoint", "duplicate_of", "measured", "shared", "swept",
                 "window", "params", "hidden", "entries", "dtype", "device", "files", "own", "download", "weights", "activations",
-                "gpu", "host", "host_least", "passes", "compute_seconds", "computed", "rates", "weights_id"]
+                "gpu", "gpu_least", "host", "host_least", "passes", "compute_seconds", "computed", "rates", "weights_id"]
 
 # %% ../nbs/11c_plan.ipynb #d57p0011
 def plan_tasks(tasks) -> list:
@@ -766,7 +822,7 @@ def _summary(name:str, rows:pd.DataFrame, data:dict, bandwidth:float) -> dict:
                 checkpoints=int((rows.duplicate_of == "").sum()), duplicates=int((rows.duplicate_of != "").sum()),
                 measured=int(rows.measured.sum()), to_measure=len(todo), download=download,
                 peak_disk=two_at_a_time(removed) + stays, largest_removed=max(removed, default=0), stays=stays,
-                kept_models=int((~todo.swept.astype(bool)).sum()), gpu=most("gpu"), host=most("host"), host_least=most("host_least"),
+                kept_models=int((~todo.swept.astype(bool)).sum()), gpu=most("gpu"), gpu_least=most("gpu_least"), host=most("host"), host_least=most("host_least"),
                 **_largest(todo), hours=(download / bandwidth + todo.compute_seconds.sum()) / 3600,
                 computed=bool(todo.computed.all()), rates="; ".join(sorted(set(rows.rates))))
 
@@ -840,7 +896,9 @@ def plan_text(df:pd.DataFrame) -> str:
               f"compute rates measured: {'; '.join(sorted({c for r in df.rates for c in r.split('; ') if c}))}",
               "peak disk = two consecutive checkpoints a sweep removes after measuring (it downloads the next one while it "
               "measures one) + every file that stays (models loaded whole, "
-              "tokenizers of other repos, data); GPU = weights + one forward batch; host = one pass's vectors + one metric batch"]
+              "tokenizers of other repos, data); GPU = weights + one pass's vectors (+ the layer before) + the larger of a forward "
+              "batch and the metrics' group of batches (gpu_need); host = the same on a CPU run (a GPU run keeps its vectors "
+              "on the GPU)"]
     return "\n".join(lines)
 
 # %% ../nbs/11c_plan.ipynb #c27e1d41
@@ -909,8 +967,12 @@ def task_problems(r, have:dict) -> list:
     out, t = [], f"task {r.task}"
     if r.gpu and have["gpu"] is None:
         out.append(f"{t}: its {r.config} configuration runs on {r.device}, and this machine has no GPU: run it on a GPU machine")
+    elif r.gpu_least > (have["gpu"] or 0):
+        out.append(f"{t}: {r.largest} needs {_gb(r.gpu_least)} of GPU memory in {r.dtype} even one layer per pass and one batch a "
+                   f"group, the GPU has {_gb(have['gpu'])}: {_setting(r)}")
     elif r.gpu > (have["gpu"] or 0):
-        out.append(f"{t}: {r.largest} needs {_gb(r.gpu)} of GPU memory in {r.dtype}, the GPU has {_gb(have['gpu'])}: {_setting(r)}")
+        out.append(f"{t}: {r.largest} needs {_gb(r.gpu)} of GPU memory in {r.dtype} (its vectors grouped by half the memory of the "
+                   f"GPU the plan was made for), the GPU has {_gb(have['gpu'])}: {_setting(r)}, or plan with this GPU's calibration")
     if r.peak_disk > have["disk"]:
         what = (f"{_gb(r.peak_disk - r.stays)} for two consecutive checkpoints a sweep removes after measuring (the largest "
                 f"{_gb(r.largest_removed)}), {_gb(r.stays)} that stays")

@@ -24,10 +24,11 @@ from .checks import choice, integer, number, dtype as checked_dtype
 # %% auto #0
 __all__ = ['PYTHIA', 'BLOOM', 'TINYLLAMA_FIELDS', 'OLMO2_7B_FIELDS', 'PAPER_MODELS', 'CONFIG_BYTES', 'GENERATION_CONFIG_BYTES',
            'SAFETENSORS_HEADER_BYTES', 'TOKENIZER_BYTES', 'DATASET_FILES', 'HOST_FLOPS', 'COLAB_BANDWIDTH',
-           'COLAB_HOST_MEMORY', 'A100', 'T4', 'H200', 'GPUS', 'GPU_PROFILES', 'NOTHING_MEASURED', 'pythia_fields',
-           'bloom_fields', 'bert_fields', 'roberta_fields', 'opt_fields', 'paper_config', 'revisions',
-           'weights_revision', 'CatalogMetadata', 'catalog_refs', 'GpuProfile', 'gpu_profiles', 'task_names',
-           'runtime_plans', 'too_large', 'runtime_table', 'assumptions', 'runtime_text', 'print_runtime']
+           'COLAB_HOST_MEMORY', 'A100', 'T4', 'H200', 'A100_80', 'L4', 'GPUS', 'MEMORY_GPUS', 'GPU_PROFILES',
+           'NOTHING_MEASURED', 'pythia_fields', 'bloom_fields', 'bert_fields', 'roberta_fields', 'opt_fields',
+           'paper_config', 'revisions', 'weights_revision', 'CatalogMetadata', 'catalog_refs', 'GpuProfile',
+           'gpu_profiles', 'task_names', 'runtime_plans', 'too_large', 'runtime_table', 'assumptions', 'runtime_text',
+           'print_runtime']
 
 # %% ../nbs/11d_runtime.ipynb #d57r0001
 def _text(value, name:str) -> str:
@@ -276,10 +277,13 @@ class GpuProfile:
 A100 = GpuProfile("A100 40 GB", "a100", int(39.4 * 2**30), "bfloat16", 312e12, 0.7, float32_peak=19.5e12, float64_peak=19.5e12)
 T4 = GpuProfile("T4 16 GB", "t4", int(14.75 * 2**30), "float16", 65e12, 0.4, float32_peak=8.1e12, float64_peak=8.1e12 / 32)
 H200 = GpuProfile("H200 141 GB", "h200", 139 * 2**30, "bfloat16", 989e12, 0.7, float32_peak=67e12, float64_peak=67e12)
+A100_80 = GpuProfile("A100 80 GB", "a100_80", int(79.1 * 2**30), "bfloat16", 312e12, 0.7, float32_peak=19.5e12, float64_peak=19.5e12)
+L4 = GpuProfile("L4 24 GB", "l4", int(22.0 * 2**30), "bfloat16", 121e12, 0.4, float32_peak=30.3e12, float64_peak=30.3e12 / 64)
 GPUS = (A100, T4)
+MEMORY_GPUS = (T4, L4, A100, A100_80)      # the Colab GPUs of the memory table, smallest first
 
 # %% ../nbs/11d_runtime.ipynb #a57e0002
-GPU_PROFILES = {g.key: g for g in (A100, T4, H200)}     # the GPUs a runtime table names by key
+GPU_PROFILES = {g.key: g for g in (A100, A100_80, L4, T4, H200)}     # the GPUs a runtime table names by key
 
 def gpu_profiles(gpus, name:str="gpus") -> tuple:
     "`gpus` as a tuple of `GpuProfile`s: a profile or a key of `GPU_PROFILES`, or a non-empty list or tuple of them with distinct keys; else a ValueError / TypeError naming `name`."
