@@ -921,8 +921,10 @@ def chain_geometry(
         if precision is not None and precision != before.precision:
             raise ValueError(f"before holds a {before.precision} matrix and precision={precision!r}: a chain keeps one precision (pass precision=None to follow before)")
         precision = before.precision
-    a = before.rows if before is not None else pair_distances(TA, k, precision).rows
-    after = pair_distances(B if isinstance(B, torch.Tensor) else TB, k, precision)
+    default = precision == _precision(None, TA.device)                # then formed by pair_distances(X, k), as before the switch
+    form = (lambda X: pair_distances(X, k)) if default else (lambda X: pair_distances(X, k, precision))
+    a = before.rows if before is not None else form(TA).rows
+    after = form(B if isinstance(B, torch.Tensor) else TB)
     b, n = after.rows, len(TA)
     if precision == "float32": overlap, forward, backward, _, _ = _settled_values(a, b, k)
     else: overlap, forward, backward = _overlap(a, b, k), _nearest_midranks(a, b), _nearest_midranks(b, a)
